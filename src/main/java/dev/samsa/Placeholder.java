@@ -1,0 +1,2 @@
+package dev.samsa;
+class Placeholder {}
