@@ -1,0 +1,321 @@
+package dev.samsa;
+
+import dev.samsa.cluster.BrokerConfigs;
+import dev.samsa.cluster.BrokerInfo;
+import dev.samsa.cluster.ClusterMetadata;
+import dev.samsa.cluster.ClusterState;
+import dev.samsa.cluster.DelayedOperations;
+import dev.samsa.cluster.ProducerIdManager;
+import dev.samsa.event.Timeline;
+import dev.samsa.handler.BrokerContext;
+import dev.samsa.handler.FetchSessionCache;
+import dev.samsa.handler.Handlers;
+import dev.samsa.log.store.MappedStoreFactory;
+import dev.samsa.log.store.MappedStores;
+import dev.samsa.network.Listener;
+import dev.samsa.time.ClusterClock;
+import dev.samsa.time.ClusterLoop;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An Apache Kafka cluster in this JVM, for tests: brokers on 127.0.0.1 that speak the real wire protocol, one
+ * cluster clock and one seed.
+ *
+ * <pre>{@code
+ * try (KafkaCluster cluster = KafkaCluster.builder().topic("orders", 3, 1).start()) {
+ *     Map<String, Object> config = cluster.producerConfig();
+ *     // new KafkaProducer<String, String>(config) ...
+ * }
+ * }</pre>
+ */
+public final class KafkaCluster implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaCluster.class);
+    private static final AtomicInteger CLUSTER_NUMBERS = new AtomicInteger();
+
+    private final long seed;
+    private final Path dataDirectory;
+    private final boolean deleteOnClose;
+    private final ClusterLoop loop;
+    private final ClusterState state;
+    private final List<Broker> brokers;
+    private volatile boolean closed;
+
+    private KafkaCluster(Builder builder) {
+        this.seed = builder.seed != null ? builder.seed : new Random().nextLong();
+        this.deleteOnClose = builder.dataDirectory == null;
+        this.dataDirectory = builder.dataDirectory != null ? builder.dataDirectory : createTempDirectory();
+        String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
+        this.loop = new ClusterLoop(name + "-loop", builder.clock);
+        Timeline timeline = new Timeline(builder.clock::milliseconds);
+        Random random = new Random(seed);
+        MappedStoreFactory stores = builder.stores != null ? builder.stores : MappedStores.detect();
+        List<Broker> started = new ArrayList<>();
+        try {
+            this.state = loop.call(() -> {
+                ClusterMetadata metadata = new ClusterMetadata(dataDirectory, stores, random, timeline, builder.clock::milliseconds);
+                return new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()), new ProducerIdManager(metadata),
+                        timeline, random);
+            });
+            timeline.record("ClusterStarted", "seed=" + seed + " brokers=" + builder.brokers + " dir=" + dataDirectory
+                    + " store=" + stores.name());
+            Handlers handlers = Handlers.standard();
+            Map<String, String> clusterDefaults = new HashMap<>();
+            for (int id = 1; id <= builder.brokers; id++) {
+                Map<String, String> configs = new LinkedHashMap<>(builder.brokerConfigs);
+                configs.put("broker.id", Integer.toString(id));
+                configs.putIfAbsent("offsets.topic.replication.factor", Integer.toString(Math.min(3, builder.brokers)));
+                BrokerConfigs brokerConfigs = new BrokerConfigs(configs, clusterDefaults);
+                BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(random), handlers);
+                int port = builder.basePort == 0 ? 0 : builder.basePort + id - 1;
+                Listener listener = new Listener(name + "-broker-" + id, port, handlers.dispatcherFor(context),
+                        brokerConfigs.getInt("socket.request.max.bytes"));
+                Broker broker = new Broker(id, listener);
+                started.add(broker);
+                int brokerId = id;
+                loop.call(() -> {
+                    state.metadata().registerBroker(new BrokerInfo(brokerId, "127.0.0.1", listener.port(), null), brokerConfigs);
+                    timeline.record("BrokerStarted", broker.toString());
+                    return null;
+                });
+            }
+            loop.call(() -> {
+                state.metadata().loadTopics();
+                for (TopicSpec t : builder.topics) {
+                    if (state.metadata().topic(t.name) == null) {
+                        state.metadata().createTopic(t.name, t.partitions, t.replicationFactor, Map.of(), t.configs, false);
+                    }
+                }
+                return null;
+            });
+        } catch (IOException e) {
+            started.forEach(Broker::close);
+            loop.close();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            started.forEach(Broker::close);
+            loop.close();
+            throw e;
+        }
+        this.brokers = Collections.unmodifiableList(started);
+        log.info("Samsa cluster started: bootstrap.servers={} seed={} dir={}", bootstrapServers(), seed, dataDirectory);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** "127.0.0.1:p1,127.0.0.1:p2,...", one address per broker. */
+    public String bootstrapServers() {
+        return brokers.stream().map(Broker::address).collect(Collectors.joining(","));
+    }
+
+    /** Ready-made producer settings: bootstrap servers and String serializers. */
+    public Map<String, Object> producerConfig() {
+        Map<String, Object> config = new HashMap<>();
+        config.put("bootstrap.servers", bootstrapServers());
+        config.put("key.serializer", "org.apache.kafka.common.serialization.StringSerializer");
+        config.put("value.serializer", "org.apache.kafka.common.serialization.StringSerializer");
+        return config;
+    }
+
+    /** Ready-made consumer settings: bootstrap servers, the group, String deserializers, reading from the earliest. */
+    public Map<String, Object> consumerConfig(String groupId) {
+        Map<String, Object> config = new HashMap<>();
+        config.put("bootstrap.servers", bootstrapServers());
+        if (groupId != null) {
+            config.put("group.id", groupId);
+        }
+        config.put("auto.offset.reset", "earliest");
+        config.put("key.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
+        config.put("value.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
+        return config;
+    }
+
+    public Map<String, Object> adminConfig() {
+        Map<String, Object> config = new HashMap<>();
+        config.put("bootstrap.servers", bootstrapServers());
+        return config;
+    }
+
+    public void createTopic(String name, int partitions, int replicationFactor) {
+        createTopic(name, partitions, replicationFactor, Map.of());
+    }
+
+    /**
+     * Creates a topic with config overrides.
+     *
+     * @throws IllegalArgumentException naming the problem when Kafka would refuse the topic
+     */
+    public void createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+        try {
+            loop.call(() -> state.metadata().createTopic(name, partitions, replicationFactor, Map.of(), configs, false));
+        } catch (org.apache.kafka.common.errors.ApiException e) {
+            throw new IllegalArgumentException("Cannot create topic '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    public List<Broker> brokers() {
+        return brokers;
+    }
+
+    /** Broker by id, starting at 1. */
+    public Broker broker(int id) {
+        if (id < 1 || id > brokers.size()) {
+            throw new IllegalArgumentException("No broker " + id + "; this cluster has brokers 1.." + brokers.size());
+        }
+        return brokers.get(id - 1);
+    }
+
+    public ClusterClock clock() {
+        return loop.clock();
+    }
+
+    public Timeline events() {
+        return state.timeline();
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
+    /** Closes listeners and logs; deletes the data directory unless the builder was given one. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        brokers.forEach(Broker::close);
+        try {
+            loop.call(() -> {
+                state.metadata().close();
+                return null;
+            });
+        } finally {
+            loop.close();
+        }
+        if (deleteOnClose) {
+            deleteRecursively(dataDirectory);
+        }
+    }
+
+    private static Path createTempDirectory() {
+        try {
+            return Files.createTempDirectory("samsa-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a temporary data directory", e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Collections.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            log.warn("Could not delete data directory {}: {}", dir, e.toString());
+        }
+    }
+
+    private record TopicSpec(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+    }
+
+    /** Builds a cluster; every setting has a test-friendly default. */
+    public static final class Builder {
+        private int brokers = 1;
+        private ClusterClock clock = ClusterClock.system();
+        private Long seed;
+        private final Map<String, String> brokerConfigs = new LinkedHashMap<>();
+        private final List<TopicSpec> topics = new ArrayList<>();
+        private Path dataDirectory;
+        private int basePort;
+        private MappedStoreFactory stores;
+
+        private Builder() {
+        }
+
+        public Builder brokers(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("A cluster needs at least one broker; got brokers(" + count + ")");
+            }
+            this.brokers = count;
+            return this;
+        }
+
+        public Builder clock(ClusterClock clock) {
+            this.clock = java.util.Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /**
+         * Any broker config Kafka knows, for every broker.
+         *
+         * @throws IllegalArgumentException for an unknown name or a value of the wrong type
+         */
+        public Builder brokerConfig(String name, String value) {
+            try {
+                BrokerConfigs.validate(name, value);
+            } catch (org.apache.kafka.common.config.ConfigException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+            brokerConfigs.put(name, value);
+            return this;
+        }
+
+        public Builder topic(String name, int partitions, int replicationFactor) {
+            return topic(name, partitions, replicationFactor, Map.of());
+        }
+
+        public Builder topic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+            topics.add(new TopicSpec(name, partitions, replicationFactor, Map.copyOf(configs)));
+            return this;
+        }
+
+        /** Keeps data in {@code dir}, which survives close: a cluster started again on it finds its topics and records. */
+        public Builder dataDirectory(Path dir) {
+            this.dataDirectory = dir;
+            return this;
+        }
+
+        /** First broker port; broker n listens on {@code port + n - 1}. 0 (the default) picks free ports. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("Port must be 0..65535; got " + port);
+            }
+            this.basePort = port;
+            return this;
+        }
+
+        Builder stores(MappedStoreFactory stores) {
+            this.stores = stores;
+            return this;
+        }
+
+        public KafkaCluster start() {
+            return new KafkaCluster(this);
+        }
+    }
+}

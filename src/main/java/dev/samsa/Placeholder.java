@@ -1,2 +1,0 @@
-package dev.samsa;
-class Placeholder {}

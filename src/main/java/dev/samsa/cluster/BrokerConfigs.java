@@ -1,0 +1,144 @@
+package dev.samsa.cluster;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Broker configs: Kafka's defaults, the test-friendly ones DESIGN.md lists, what the builder set (static) and what
+ * IncrementalAlterConfigs set later (dynamic, per broker or cluster-wide). Owned by the cluster loop.
+ */
+public final class BrokerConfigs {
+
+    /** Configs a running broker cannot change, as Kafka reports them read-only. */
+    static final Set<String> READ_ONLY = Set.of("broker.id", "socket.request.max.bytes", "offsets.topic.num.partitions",
+            "offsets.topic.replication.factor", "log.dirs");
+
+    private static final ConfigDef DEF = new ConfigDef();
+
+    static {
+        define("auto.create.topics.enable", Type.BOOLEAN, "true");
+        define("broker.id", Type.INT, "-1");
+        define("default.replication.factor", Type.INT, "1");
+        define("delete.topic.enable", Type.BOOLEAN, "true");
+        define("group.initial.rebalance.delay.ms", Type.INT, "0");
+        define("group.max.session.timeout.ms", Type.INT, "1800000");
+        define("group.min.session.timeout.ms", Type.INT, "6000");
+        define("num.partitions", Type.INT, "1");
+        define("offsets.retention.minutes", Type.INT, "10080");
+        define("offsets.topic.num.partitions", Type.INT, "5");
+        define("offsets.topic.replication.factor", Type.SHORT, "3");
+        define("replica.lag.time.max.ms", Type.LONG, "30000");
+        define("socket.request.max.bytes", Type.INT, "104857600");
+        define("transaction.max.timeout.ms", Type.INT, "900000");
+        for (String topicConfig : TopicConfigs.names()) {
+            String brokerName = TopicConfigs.serverDefaultProperty(topicConfig);
+            if (!DEF.names().contains(brokerName)) {
+                ConfigDef.ConfigKey key = TopicConfigs.DEF.configKeys().get(topicConfig);
+                DEF.define(brokerName, key.type, key.defaultValue, key.validator, Importance.MEDIUM, brokerName);
+            }
+        }
+    }
+
+    private static void define(String name, Type type, String defaultValue) {
+        DEF.define(name, type, defaultValue, Importance.MEDIUM, name);
+    }
+
+    private final Map<String, String> staticConfigs;
+    private final Map<String, String> dynamicClusterDefaults;
+    private final Map<String, String> dynamicBrokerConfigs = new LinkedHashMap<>();
+
+    /**
+     * @param staticConfigs what the cluster was built with
+     * @param dynamicClusterDefaults shared by every broker of the cluster, changed through the resource name ""
+     * @throws ConfigException naming an unknown or invalid config
+     */
+    public BrokerConfigs(Map<String, String> staticConfigs, Map<String, String> dynamicClusterDefaults) {
+        staticConfigs.forEach(BrokerConfigs::validate);
+        this.staticConfigs = Map.copyOf(staticConfigs);
+        this.dynamicClusterDefaults = dynamicClusterDefaults;
+    }
+
+    public static boolean isKnown(String name) {
+        return DEF.names().contains(name);
+    }
+
+    public static Set<String> names() {
+        return DEF.names();
+    }
+
+    public static boolean isReadOnly(String name) {
+        return READ_ONLY.contains(name);
+    }
+
+    public static void validate(String name, String value) {
+        ConfigDef.ConfigKey key = DEF.configKeys().get(name);
+        if (key == null) {
+            throw new ConfigException("Unknown broker config name: " + name);
+        }
+        if (value == null) {
+            throw new ConfigException("Null value not supported for broker config " + name);
+        }
+        Object parsed = ConfigDef.parseType(name, value.trim(), key.type);
+        if (key.validator != null) {
+            key.validator.ensureValid(name, parsed);
+        }
+    }
+
+    /** Where a broker config's value comes from, in Kafka's DescribeConfigs terms. */
+    public enum Source {
+        DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG, DEFAULT_CONFIG
+    }
+
+    public record Value(String name, String value, Source source) {
+    }
+
+    public Value describe(String name) {
+        if (dynamicBrokerConfigs.containsKey(name)) {
+            return new Value(name, dynamicBrokerConfigs.get(name), Source.DYNAMIC_BROKER_CONFIG);
+        }
+        if (dynamicClusterDefaults.containsKey(name)) {
+            return new Value(name, dynamicClusterDefaults.get(name), Source.DYNAMIC_DEFAULT_BROKER_CONFIG);
+        }
+        if (staticConfigs.containsKey(name)) {
+            return new Value(name, staticConfigs.get(name), Source.STATIC_BROKER_CONFIG);
+        }
+        ConfigDef.ConfigKey key = DEF.configKeys().get(name);
+        String value = key.defaultValue == null ? null : ConfigDef.convertToString(key.defaultValue, key.type);
+        return new Value(name, value, Source.DEFAULT_CONFIG);
+    }
+
+    /** The value set anywhere but Kafka's own default, or null: what a topic falls back to before Kafka's default. */
+    String valueOrNull(String name) {
+        Value v = describe(name);
+        return v.source == Source.DEFAULT_CONFIG ? null : v.value;
+    }
+
+    public String get(String name) {
+        return describe(name).value;
+    }
+
+    public int getInt(String name) {
+        return Integer.parseInt(get(name).trim());
+    }
+
+    public long getLong(String name) {
+        return Long.parseLong(get(name).trim());
+    }
+
+    public boolean getBoolean(String name) {
+        return Boolean.parseBoolean(get(name).trim());
+    }
+
+    public Map<String, String> dynamicBrokerConfigs() {
+        return dynamicBrokerConfigs;
+    }
+
+    public Map<String, String> dynamicClusterDefaults() {
+        return dynamicClusterDefaults;
+    }
+}

@@ -1,0 +1,422 @@
+package dev.samsa.cluster;
+
+import dev.samsa.event.Timeline;
+import dev.samsa.log.LogConfig;
+import dev.samsa.log.PartitionLog;
+import dev.samsa.log.store.MappedStoreFactory;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.record.TimestampType;
+
+/**
+ * The controller's view: brokers, topics, partitions and their replica logs, kept in a small properties file per
+ * topic so that a cluster reopened on the same directory finds its topics again. Owned by the cluster loop.
+ */
+public final class ClusterMetadata {
+
+    private final Path dataDir;
+    private final MappedStoreFactory stores;
+    private final Random random;
+    private final Timeline timeline;
+    private final java.util.function.LongSupplier clock;
+    private final String clusterId;
+    private final Map<Integer, BrokerInfo> brokers = new TreeMap<>();
+    private final Map<Integer, BrokerConfigs> brokerConfigs = new HashMap<>();
+    private final Map<String, Topic> topics = new TreeMap<>();
+    private final Map<Uuid, Topic> topicsById = new HashMap<>();
+
+    public ClusterMetadata(Path dataDir, MappedStoreFactory stores, Random random, Timeline timeline,
+                           java.util.function.LongSupplier clusterTimeMs) {
+        this.dataDir = dataDir;
+        this.stores = stores;
+        this.random = random;
+        this.timeline = timeline;
+        this.clock = clusterTimeMs;
+        this.clusterId = loadOrCreateClusterId();
+    }
+
+    public String clusterId() {
+        return clusterId;
+    }
+
+    /** The lowest live broker id acts as controller. */
+    public int controllerId() {
+        return brokers.isEmpty() ? -1 : brokers.keySet().iterator().next();
+    }
+
+    public void registerBroker(BrokerInfo broker, BrokerConfigs configs) {
+        brokers.put(broker.id(), broker);
+        brokerConfigs.put(broker.id(), configs);
+    }
+
+    public Collection<BrokerInfo> liveBrokers() {
+        return brokers.values();
+    }
+
+    public BrokerConfigs brokerConfigs(int brokerId) {
+        return brokerConfigs.get(brokerId);
+    }
+
+    public BrokerConfigs controllerConfigs() {
+        return brokerConfigs.get(controllerId());
+    }
+
+    public Collection<Topic> topics() {
+        return topics.values();
+    }
+
+    public Topic topic(String name) {
+        return topics.get(name);
+    }
+
+    public Topic topic(Uuid id) {
+        return topicsById.get(id);
+    }
+
+    public Partition partition(TopicPartition tp) {
+        Topic topic = topics.get(tp.topic());
+        return topic == null ? null : topic.partition(tp.partition());
+    }
+
+    /**
+     * Creates a topic, or only validates the request when {@code validateOnly}.
+     *
+     * @param partitions -1 for num.partitions
+     * @param replicationFactor -1 for default.replication.factor
+     * @param assignments explicit replicas per partition, or empty
+     * @throws org.apache.kafka.common.errors.ApiException with the error Kafka gives for a bad request
+     */
+    public Topic createTopic(String name, int partitions, int replicationFactor, Map<Integer, List<Integer>> assignments,
+                             Map<String, String> configs, boolean validateOnly) {
+        org.apache.kafka.common.internals.Topic.validate(name);
+        if (topics.containsKey(name)) {
+            throw new TopicExistsException("Topic '" + name + "' already exists.");
+        }
+        BrokerConfigs defaults = controllerConfigs();
+        List<List<Integer>> replicas;
+        if (!assignments.isEmpty()) {
+            if (partitions != -1 || replicationFactor != -1) {
+                throw new InvalidRequestException("Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.");
+            }
+            replicas = new ArrayList<>();
+            for (int p = 0; p < assignments.size(); p++) {
+                List<Integer> r = assignments.get(p);
+                if (r == null) {
+                    throw new InvalidReplicaAssignmentException("Partitions should be consecutive and start from 0; partition " + p + " is missing");
+                }
+                validateAssignment(r);
+                replicas.add(r);
+            }
+        } else {
+            int count = partitions == -1 ? defaults.getInt("num.partitions") : partitions;
+            int rf = replicationFactor == -1 ? defaults.getInt("default.replication.factor") : replicationFactor;
+            if (count <= 0) {
+                throw new InvalidPartitionsException("Number of partitions was set to an invalid non-positive value.");
+            }
+            if (rf <= 0) {
+                throw new InvalidReplicationFactorException("Replication factor must be larger than 0, or -1 to use the default value.");
+            }
+            if (rf > brokers.size()) {
+                throw new InvalidReplicationFactorException("Unable to replicate the partition " + rf
+                        + " time(s): The target replication factor of " + rf + " cannot be reached because only "
+                        + brokers.size() + " broker(s) are registered.");
+            }
+            replicas = ReplicaPlacement.assign(new ArrayList<>(brokers.keySet()), count, rf, 0, random);
+        }
+        try {
+            TopicConfigs.validate(configs);
+        } catch (ConfigException e) {
+            throw new InvalidConfigurationException(e.getMessage());
+        }
+        if (validateOnly) {
+            Topic preview = new Topic(name, Uuid.ZERO_UUID, configs);
+            for (int p = 0; p < replicas.size(); p++) {
+                preview.addPartition(new Partition(preview, p, replicas.get(p)));
+            }
+            return preview;
+        }
+        Topic topic = new Topic(name, newTopicId(), configs);
+        topics.put(name, topic);
+        topicsById.put(topic.id(), topic);
+        for (List<Integer> r : replicas) {
+            addPartition(topic, r);
+        }
+        persist(topic);
+        timeline.record("TopicCreated", name + " partitions=" + replicas.size() + " replicationFactor=" + replicas.get(0).size()
+                + " id=" + topic.id());
+        return topic;
+    }
+
+    private void validateAssignment(List<Integer> replicas) {
+        if (replicas.isEmpty()) {
+            throw new InvalidReplicaAssignmentException("Replica assignment must not be empty");
+        }
+        if (replicas.stream().distinct().count() != replicas.size()) {
+            throw new InvalidReplicaAssignmentException("Duplicate brokers in replica assignment " + replicas);
+        }
+        for (int b : replicas) {
+            if (!brokers.containsKey(b)) {
+                throw new InvalidReplicaAssignmentException("Replica assignment " + replicas + " names broker " + b
+                        + ", which is not registered");
+            }
+        }
+    }
+
+    /** @throws InvalidPartitionsException when {@code newCount} does not grow the topic */
+    public void createPartitions(String name, int newCount, List<List<Integer>> assignments, boolean validateOnly) {
+        Topic topic = requireTopic(name);
+        int current = topic.partitions().size();
+        if (newCount < current) {
+            throw new InvalidPartitionsException("Topic currently has " + current + " partitions, which is higher than the requested " + newCount + ".");
+        }
+        if (newCount == current) {
+            throw new InvalidPartitionsException("Topic already has " + current + " partitions.");
+        }
+        List<List<Integer>> replicas;
+        if (assignments != null && !assignments.isEmpty()) {
+            if (assignments.size() != newCount - current) {
+                throw new InvalidReplicaAssignmentException("Attempted to add " + (newCount - current)
+                        + " additional partition(s), but only " + assignments.size() + " assignment(s) were specified.");
+            }
+            assignments.forEach(this::validateAssignment);
+            replicas = assignments;
+        } else {
+            replicas = ReplicaPlacement.assign(new ArrayList<>(brokers.keySet()), newCount - current,
+                    topic.replicationFactor(), current, random);
+        }
+        if (validateOnly) {
+            return;
+        }
+        replicas.forEach(r -> addPartition(topic, r));
+        persist(topic);
+        timeline.record("PartitionsCreated", name + " partitions=" + newCount);
+    }
+
+    public void deleteTopic(String name) {
+        Topic topic = requireTopic(name);
+        topics.remove(name);
+        topicsById.remove(topic.id());
+        for (Partition p : topic.partitions()) {
+            p.logs().forEach(PartitionLog::delete);
+        }
+        try {
+            Files.deleteIfExists(topicFile(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + topicFile(name), e);
+        }
+        timeline.record("TopicDeleted", name + " id=" + topic.id());
+    }
+
+    /** Replaces the topic's overrides (already validated) and applies them to every replica log. */
+    public void setTopicConfigs(Topic topic, Map<String, String> overrides) {
+        topic.setConfigs(overrides);
+        for (Partition p : topic.partitions()) {
+            for (int broker : p.replicas()) {
+                PartitionLog log = p.log(broker);
+                if (log != null) {
+                    log.updateConfig(logConfig(topic, broker));
+                }
+            }
+        }
+        persist(topic);
+    }
+
+    /** Applies changed broker defaults to every log. */
+    public void brokerConfigsChanged() {
+        for (Topic topic : topics.values()) {
+            setTopicConfigs(topic, new LinkedHashMap<>(topic.configs()));
+        }
+    }
+
+    public Topic requireTopic(String name) {
+        Topic topic = topics.get(name);
+        if (topic == null) {
+            throw new UnknownTopicOrPartitionException("This server does not host this topic: " + name);
+        }
+        return topic;
+    }
+
+    public Map<String, Object> effectiveConfigs(Topic topic, int brokerId) {
+        return TopicConfigs.effective(topic.configs(), brokerConfigs(brokerId));
+    }
+
+    LogConfig logConfig(Topic topic, int brokerId) {
+        Map<String, Object> c = effectiveConfigs(topic, brokerId);
+        @SuppressWarnings("unchecked")
+        List<String> cleanup = (List<String>) c.get("cleanup.policy");
+        return new LogConfig(
+                (Integer) c.get("segment.bytes"),
+                (Long) c.get("segment.ms"),
+                (Integer) c.get("max.message.bytes"),
+                "LogAppendTime".equals(c.get("message.timestamp.type")) ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
+                (Long) c.get("flush.messages"),
+                (Long) c.get("flush.ms"),
+                (Integer) c.get("index.interval.bytes"),
+                cleanup.contains("compact"),
+                (Long) c.get("message.timestamp.before.max.ms"),
+                (Long) c.get("message.timestamp.after.max.ms"));
+    }
+
+    private void addPartition(Topic topic, List<Integer> replicas) {
+        Partition partition = new Partition(topic, topic.partitions().size(), replicas);
+        topic.addPartition(partition);
+        for (int broker : replicas) {
+            if (brokers.containsKey(broker)) {
+                partition.attachLog(broker, openLog(topic, partition, broker));
+            }
+        }
+        partition.resetHighWatermark(partition.leaderLog() == null ? 0 : partition.leaderLog().logEndOffset());
+    }
+
+    private PartitionLog openLog(Topic topic, Partition partition, int broker) {
+        Path dir = dataDir.resolve("broker-" + broker).resolve(topic.name() + "-" + partition.index());
+        try {
+            return PartitionLog.open(dir, logConfig(topic, broker), stores, clock.getAsLong());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot open the log of " + partition.topicPartition() + " in " + dir, e);
+        }
+    }
+
+    private Uuid newTopicId() {
+        Uuid id;
+        do {
+            id = new Uuid(random.nextLong(), random.nextLong());
+        } while (id.equals(Uuid.ZERO_UUID) || id.equals(Uuid.METADATA_TOPIC_ID) || id.toString().startsWith("-")
+                || topicsById.containsKey(id));
+        return id;
+    }
+
+    // ---- persistence: <dataDir>/metadata/cluster.properties and one <topic>.properties per topic
+
+    private Path metadataDir() {
+        return dataDir.resolve("metadata");
+    }
+
+    private Path topicFile(String name) {
+        return metadataDir().resolve("topics").resolve(name + ".properties");
+    }
+
+    private String loadOrCreateClusterId() {
+        Path file = metadataDir().resolve("cluster.properties");
+        Properties props = load(file);
+        String id = props.getProperty("cluster.id");
+        if (id == null) {
+            id = new Uuid(random.nextLong(), random.nextLong()).toString();
+            props.setProperty("cluster.id", id);
+            store(file, props);
+        }
+        return id;
+    }
+
+    /** Reopens the topics of an earlier run on this directory; call after every broker is registered. */
+    public void loadTopics() {
+        Path dir = metadataDir().resolve("topics");
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.sorted(Comparator.naturalOrder()).toList()) {
+                Properties props = load(file);
+                String name = props.getProperty("name");
+                Map<String, String> configs = new LinkedHashMap<>();
+                props.stringPropertyNames().stream().filter(k -> k.startsWith("config."))
+                        .forEach(k -> configs.put(k.substring("config.".length()), props.getProperty(k)));
+                Topic topic = new Topic(name, Uuid.fromString(props.getProperty("id")), configs);
+                topics.put(name, topic);
+                topicsById.put(topic.id(), topic);
+                int count = Integer.parseInt(props.getProperty("partitions"));
+                for (int p = 0; p < count; p++) {
+                    List<Integer> replicas = Arrays.stream(props.getProperty("partition." + p + ".replicas").split(","))
+                            .map(String::trim).map(Integer::valueOf).toList();
+                    addPartition(topic, replicas);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read topics from " + dir, e);
+        }
+    }
+
+    private void persist(Topic topic) {
+        Properties props = new Properties();
+        props.setProperty("name", topic.name());
+        props.setProperty("id", topic.id().toString());
+        props.setProperty("partitions", Integer.toString(topic.partitions().size()));
+        for (Partition p : topic.partitions()) {
+            props.setProperty("partition." + p.index() + ".replicas",
+                    String.join(",", p.replicas().stream().map(String::valueOf).toList()));
+        }
+        topic.configs().forEach((k, v) -> props.setProperty("config." + k, v));
+        store(topicFile(topic.name()), props);
+    }
+
+    private static Properties load(Path file) {
+        Properties props = new Properties();
+        if (Files.exists(file)) {
+            try (Reader r = Files.newBufferedReader(file)) {
+                props.load(r);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read " + file, e);
+            }
+        }
+        return props;
+    }
+
+    private static void store(Path file, Properties props) {
+        try {
+            Files.createDirectories(file.getParent());
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            try (Writer w = Files.newBufferedWriter(tmp)) {
+                props.store(w, null);
+            }
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + file, e);
+        }
+    }
+
+    /** Stores a cluster-wide value (next producer id block, ...) next to the cluster id. */
+    public void storeClusterProperty(String key, String value) {
+        Path file = metadataDir().resolve("cluster.properties");
+        Properties props = load(file);
+        props.setProperty(key, value);
+        store(file, props);
+    }
+
+    public String clusterProperty(String key) {
+        return load(metadataDir().resolve("cluster.properties")).getProperty(key);
+    }
+
+    public void close() {
+        for (Topic topic : topics.values()) {
+            for (Partition p : topic.partitions()) {
+                p.logs().forEach(PartitionLog::close);
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.samsa.cluster;
+
+import dev.samsa.event.Timeline;
+import dev.samsa.time.ClusterLoop;
+import dev.samsa.time.Scheduler;
+import java.util.Random;
+
+/**
+ * Everything a handler may touch, in one place: metadata, timers, the purgatory, producer ids, the timeline and the
+ * cluster's one seeded generator. Owned by the cluster loop.
+ */
+public record ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
+                           ProducerIdManager producerIds, Timeline timeline, Random random) {
+
+    public Scheduler scheduler() {
+        return loop.scheduler();
+    }
+
+    public long nowMs() {
+        return loop.clock().milliseconds();
+    }
+}

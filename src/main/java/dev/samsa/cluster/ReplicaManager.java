@@ -1,0 +1,77 @@
+package dev.samsa.cluster;
+
+import dev.samsa.log.LogAppendInfo;
+import dev.samsa.log.PartitionLog;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedLeaderEpochException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.UnknownLeaderEpochException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.record.MemoryRecords;
+
+/**
+ * Appends to and reads from the partitions a broker leads, the way Kafka's ReplicaManager checks leadership, leader
+ * epochs and min.insync.replicas first. Owned by the cluster loop.
+ */
+public final class ReplicaManager {
+
+    private final ClusterState cluster;
+
+    public ReplicaManager(ClusterState cluster) {
+        this.cluster = cluster;
+    }
+
+    /**
+     * @throws UnknownTopicOrPartitionException when the partition does not exist
+     * @throws NotLeaderOrFollowerException when {@code brokerId} does not lead it
+     */
+    public Partition leaderPartition(int brokerId, TopicPartition tp) {
+        Partition partition = cluster.metadata().partition(tp);
+        if (partition == null) {
+            throw new UnknownTopicOrPartitionException("This server does not host this topic-partition: " + tp);
+        }
+        if (partition.leader() != brokerId || partition.log(brokerId) == null) {
+            throw new NotLeaderOrFollowerException("Broker " + brokerId + " is not the leader of " + tp
+                    + "; the leader is " + partition.leader());
+        }
+        return partition;
+    }
+
+    /** Kafka's check of the epoch a client believes current: -1 means "no opinion". */
+    public static void checkLeaderEpoch(Partition partition, int currentLeaderEpoch) {
+        if (currentLeaderEpoch < 0) {
+            return;
+        }
+        if (currentLeaderEpoch < partition.leaderEpoch()) {
+            throw new FencedLeaderEpochException("Leader epoch " + currentLeaderEpoch + " of the request is older than "
+                    + partition.leaderEpoch() + " for " + partition.topicPartition());
+        }
+        if (currentLeaderEpoch > partition.leaderEpoch()) {
+            throw new UnknownLeaderEpochException("Leader epoch " + currentLeaderEpoch + " of the request is newer than "
+                    + partition.leaderEpoch() + " for " + partition.topicPartition());
+        }
+    }
+
+    /**
+     * Validates and appends a producer's records to the leader's log, then moves the high watermark.
+     *
+     * @throws org.apache.kafka.common.errors.ApiException the error Kafka gives for this partition
+     */
+    public LogAppendInfo appendAsLeader(int brokerId, TopicPartition tp, MemoryRecords records, short acks) {
+        Partition partition = leaderPartition(brokerId, tp);
+        if (acks == -1) {
+            int minIsr = (Integer) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("min.insync.replicas");
+            if (partition.isr().size() < minIsr) {
+                throw new NotEnoughReplicasException("The size of the current ISR " + partition.isr()
+                        + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition " + tp);
+            }
+        }
+        PartitionLog log = partition.log(brokerId);
+        LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpoch(), cluster.nowMs());
+        if (partition.maybeAdvanceHighWatermark()) {
+            cluster.purgatory().checkAndComplete(tp);
+        }
+        return info;
+    }
+}

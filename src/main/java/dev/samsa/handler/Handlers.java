@@ -1,0 +1,91 @@
+package dev.samsa.handler;
+
+import dev.samsa.network.RequestDispatcher;
+import dev.samsa.wire.KafkaRequest;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The APIs a broker serves. The ApiVersions response is built from this table, so a broker advertises exactly what
+ * it implements; registering an API twice fails at start-up.
+ */
+public final class Handlers {
+
+    private static final Logger log = LoggerFactory.getLogger(Handlers.class);
+
+    private final Map<ApiKeys, ApiHandler> handlers = new EnumMap<>(ApiKeys.class);
+
+    public Handlers(List<ApiHandler> all) {
+        for (ApiHandler h : all) {
+            if (handlers.put(h.apiKey(), h) != null) {
+                throw new IllegalStateException("Two handlers registered for " + h.apiKey());
+            }
+        }
+    }
+
+    /** Every handler this project has; the one list to extend when an API is added. */
+    public static Handlers standard() {
+        return new Handlers(List.of(
+                new ApiVersionsHandler(),
+                new MetadataHandler(),
+                new ProduceHandler(),
+                new FetchHandler(),
+                new ListOffsetsHandler(),
+                new InitProducerIdHandler(),
+                new OffsetForLeaderEpochHandler(),
+                new CreateTopicsHandler(),
+                new DeleteTopicsHandler(),
+                new CreatePartitionsHandler(),
+                new DescribeConfigsHandler(),
+                new IncrementalAlterConfigsHandler(),
+                new DescribeClusterHandler(),
+                new DeleteRecordsHandler()));
+    }
+
+    public Collection<ApiHandler> all() {
+        return handlers.values();
+    }
+
+    public boolean supports(ApiKeys apiKey, short version) {
+        ApiHandler h = handlers.get(apiKey);
+        return h != null && version >= h.minVersion() && version <= h.maxVersion();
+    }
+
+    /** The dispatcher of one broker's listener: requests go to the cluster loop, in arrival order. */
+    public RequestDispatcher dispatcherFor(BrokerContext broker) {
+        return new RequestDispatcher() {
+            @Override
+            public boolean supports(ApiKeys apiKey, short version) {
+                return Handlers.this.supports(apiKey, version);
+            }
+
+            @Override
+            public void dispatch(KafkaRequest request) {
+                ApiHandler handler = handlers.get(request.apiKey());
+                try {
+                    broker.cluster().loop().execute(() -> handle(handler, request, broker));
+                } catch (IllegalStateException closed) {
+                    request.closeConnection("the broker is shutting down");
+                }
+            }
+        };
+    }
+
+    private static void handle(ApiHandler handler, KafkaRequest request, BrokerContext broker) {
+        try {
+            handler.handle(request, broker);
+        } catch (Throwable e) {
+            log.warn("{} failed on broker {}; answering with the error", request, broker.brokerId(), e);
+            try {
+                request.respondWithError(e);
+            } catch (RuntimeException again) {
+                request.closeConnection("no error response possible: " + again);
+            }
+        }
+    }
+}

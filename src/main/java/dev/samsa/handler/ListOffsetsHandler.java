@@ -1,0 +1,88 @@
+package dev.samsa.handler;
+
+import dev.samsa.cluster.Partition;
+import dev.samsa.cluster.ReplicaManager;
+import dev.samsa.log.PartitionLog;
+import dev.samsa.log.TimestampAndOffset;
+import dev.samsa.wire.KafkaRequest;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
+import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsPartitionResponse;
+import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsTopicResponse;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ListOffsetsRequest;
+
+/**
+ * ListOffsets v1-10: earliest (-2), latest (-1, the high watermark, which is also the last stable offset while there
+ * are no transactions), max timestamp (-3, v7+), earliest local (-4, v8+, the log start offset with no tiered
+ * storage), latest tiered (-5, v9+, none: -1), and the first record at or after a timestamp below the high
+ * watermark. A partition asked twice gets INVALID_REQUEST.
+ */
+final class ListOffsetsHandler implements ApiHandler {
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.LIST_OFFSETS;
+    }
+
+    @Override
+    public void handle(KafkaRequest request, BrokerContext broker) {
+        ListOffsetsRequestData data = request.data();
+        ListOffsetsResponseData response = new ListOffsetsResponseData();
+        Set<TopicPartition> seen = new HashSet<>();
+        Set<TopicPartition> duplicates = new HashSet<>();
+        data.topics().forEach(t -> t.partitions().forEach(p -> {
+            TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
+            if (!seen.add(tp)) {
+                duplicates.add(tp);
+            }
+        }));
+        for (ListOffsetsRequestData.ListOffsetsTopic topic : data.topics()) {
+            ListOffsetsTopicResponse tr = new ListOffsetsTopicResponse().setName(topic.name());
+            response.topics().add(tr);
+            for (ListOffsetsRequestData.ListOffsetsPartition p : topic.partitions()) {
+                TopicPartition tp = new TopicPartition(topic.name(), p.partitionIndex());
+                ListOffsetsPartitionResponse pr = new ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex())
+                        .setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1);
+                tr.partitions().add(pr);
+                if (duplicates.contains(tp)) {
+                    pr.setErrorCode(Errors.INVALID_REQUEST.code());
+                    continue;
+                }
+                try {
+                    Partition partition = broker.replicaManager().leaderPartition(broker.brokerId(), tp);
+                    ReplicaManager.checkLeaderEpoch(partition, p.currentLeaderEpoch());
+                    lookup(partition, broker.brokerId(), p.timestamp()).ifPresent(found -> pr
+                            .setTimestamp(found.timestamp()).setOffset(found.offset()).setLeaderEpoch(found.leaderEpoch()));
+                } catch (ApiException e) {
+                    pr.setErrorCode(Errors.forException(e).code());
+                }
+            }
+        }
+        request.respond(response);
+    }
+
+    private static Optional<TimestampAndOffset> lookup(Partition partition, int brokerId, long timestamp) {
+        PartitionLog log = partition.log(brokerId);
+        long highWatermark = partition.highWatermark();
+        if (timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP || timestamp == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
+            return Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), log.epochForOffset(log.logStartOffset())));
+        }
+        if (timestamp == ListOffsetsRequest.LATEST_TIMESTAMP) {
+            return Optional.of(new TimestampAndOffset(-1, highWatermark, log.latestEpoch().orElse(-1)));
+        }
+        if (timestamp == ListOffsetsRequest.LATEST_TIERED_TIMESTAMP) {
+            return Optional.empty();
+        }
+        if (timestamp == ListOffsetsRequest.MAX_TIMESTAMP) {
+            return log.maxTimestamp().filter(t -> t.offset() < highWatermark);
+        }
+        return log.offsetForTimestamp(timestamp).filter(t -> t.offset() < highWatermark);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.samsa.handler;
+
+import dev.samsa.cluster.Partition;
+import dev.samsa.cluster.ReplicaManager;
+import dev.samsa.wire.KafkaRequest;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.EpochEndOffset;
+import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * OffsetForLeaderEpoch v2-4: the end offset of the largest leader epoch at or below the one asked, from the leader's
+ * epoch cache, after checking the client's current leader epoch (KIP-320: how consumers detect truncation).
+ */
+final class OffsetForLeaderEpochHandler implements ApiHandler {
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.OFFSET_FOR_LEADER_EPOCH;
+    }
+
+    @Override
+    public void handle(KafkaRequest request, BrokerContext broker) {
+        OffsetForLeaderEpochRequestData data = request.data();
+        OffsetForLeaderEpochResponseData response = new OffsetForLeaderEpochResponseData();
+        for (OffsetForLeaderEpochRequestData.OffsetForLeaderTopic topic : data.topics()) {
+            OffsetForLeaderTopicResult tr = new OffsetForLeaderTopicResult().setTopic(topic.topic());
+            response.topics().add(tr);
+            for (OffsetForLeaderEpochRequestData.OffsetForLeaderPartition p : topic.partitions()) {
+                EpochEndOffset result = new EpochEndOffset().setPartition(p.partition()).setLeaderEpoch(-1).setEndOffset(-1);
+                tr.partitions().add(result);
+                try {
+                    Partition partition = broker.replicaManager().leaderPartition(broker.brokerId(),
+                            new TopicPartition(topic.topic(), p.partition()));
+                    ReplicaManager.checkLeaderEpoch(partition, p.currentLeaderEpoch());
+                    dev.samsa.log.EpochEndOffset found = partition.log(broker.brokerId()).endOffsetForEpoch(p.leaderEpoch());
+                    result.setLeaderEpoch(found.epoch()).setEndOffset(found.endOffset());
+                } catch (ApiException e) {
+                    result.setErrorCode(Errors.forException(e).code());
+                }
+            }
+        }
+        request.respond(response);
+    }
+}

@@ -1,0 +1,143 @@
+package dev.samsa.handler;
+
+import dev.samsa.cluster.DelayedOperation;
+import dev.samsa.cluster.Partition;
+import dev.samsa.cluster.Topic;
+import dev.samsa.log.LogAppendInfo;
+import dev.samsa.wire.KafkaRequest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.UnknownTopicIdException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
+import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.requests.ProduceRequest;
+
+/**
+ * Produce v3-13 (v13 names topics by id). acks=0 gets no answer (an error closes the connection, as Kafka signals
+ * it); acks=1 answers after the leader's append; acks=-1 is parked until the high watermark passes every appended
+ * batch, or answers REQUEST_TIMED_OUT after timeoutMs. Records are validated by the log (magic v2, CRC, counts,
+ * max.message.bytes, idempotent sequences). Transactional produce is not implemented yet.
+ */
+final class ProduceHandler implements ApiHandler {
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.PRODUCE;
+    }
+
+    @Override
+    public void handle(KafkaRequest request, BrokerContext broker) {
+        ProduceRequestData data = request.data();
+        short acks = data.acks();
+        Map<TopicPartition, PartitionProduceResponse> results = new LinkedHashMap<>();
+        Map<TopicPartition, Long> waitFor = new LinkedHashMap<>();
+        List<TopicProduceResponse> topics = new ArrayList<>();
+        for (ProduceRequestData.TopicProduceData topicData : data.topicData()) {
+            TopicProduceResponse topicResponse = new TopicProduceResponse().setName(topicData.name()).setTopicId(topicData.topicId());
+            topics.add(topicResponse);
+            String name = topicName(topicData, broker);
+            for (ProduceRequestData.PartitionProduceData pd : topicData.partitionData()) {
+                PartitionProduceResponse pr = new PartitionProduceResponse().setIndex(pd.index()).setBaseOffset(-1)
+                        .setLogAppendTimeMs(-1).setLogStartOffset(-1);
+                topicResponse.partitionResponses().add(pr);
+                try {
+                    if (acks != 0 && acks != 1 && acks != -1) {
+                        throw Errors.INVALID_REQUIRED_ACKS.exception();
+                    }
+                    if (name == null) {
+                        throw request.version() >= 13
+                                ? new UnknownTopicIdException("Unknown topic id " + topicData.topicId())
+                                : new UnknownTopicOrPartitionException("Unknown topic " + topicData.name());
+                    }
+                    TopicPartition tp = new TopicPartition(name, pd.index());
+                    ProduceRequest.validateRecords(request.version(), pd.records());
+                    LogAppendInfo info = broker.replicaManager().appendAsLeader(broker.brokerId(), tp, (MemoryRecords) pd.records(), acks);
+                    pr.setBaseOffset(info.firstOffset()).setLogAppendTimeMs(info.logAppendTime()).setLogStartOffset(info.logStartOffset());
+                    results.put(tp, pr);
+                    waitFor.put(tp, info.lastOffset() + 1);
+                } catch (ApiException e) {
+                    pr.setErrorCode(Errors.forException(e).code()).setErrorMessage(e.getMessage());
+                }
+            }
+        }
+        ProduceResponseData response = new ProduceResponseData();
+        topics.forEach(t -> response.responses().add(t));
+        if (acks == 0) {
+            boolean failed = topics.stream().flatMap(t -> t.partitionResponses().stream()).anyMatch(p -> p.errorCode() != 0);
+            if (failed) {
+                request.closeConnection("acks=0 produce failed: " + response);
+            } else {
+                request.respondNothing();
+            }
+            return;
+        }
+        if (acks == 1 || waitFor.isEmpty()) {
+            request.respond(response);
+            return;
+        }
+        broker.cluster().purgatory().tryCompleteElseWatch(
+                new DelayedProduce(request, response, waitFor, results, broker), waitFor.keySet(), data.timeoutMs(), "produce");
+    }
+
+    private static String topicName(ProduceRequestData.TopicProduceData topicData, BrokerContext broker) {
+        if (topicData.topicId() != null && !Uuid.ZERO_UUID.equals(topicData.topicId())) {
+            Topic topic = broker.cluster().metadata().topic(topicData.topicId());
+            return topic == null ? null : topic.name();
+        }
+        return topicData.name();
+    }
+
+    /** acks=-1: done when the high watermark passes every batch appended, or with REQUEST_TIMED_OUT. */
+    private static final class DelayedProduce extends DelayedOperation {
+        private final KafkaRequest request;
+        private final ProduceResponseData response;
+        private final Map<TopicPartition, Long> requiredOffsets;
+        private final Map<TopicPartition, PartitionProduceResponse> results;
+        private final BrokerContext broker;
+
+        DelayedProduce(KafkaRequest request, ProduceResponseData response, Map<TopicPartition, Long> requiredOffsets,
+                       Map<TopicPartition, PartitionProduceResponse> results, BrokerContext broker) {
+            this.request = request;
+            this.response = response;
+            this.requiredOffsets = requiredOffsets;
+            this.results = results;
+            this.broker = broker;
+        }
+
+        @Override
+        public boolean tryComplete() {
+            for (Map.Entry<TopicPartition, Long> e : requiredOffsets.entrySet()) {
+                Partition p = broker.cluster().metadata().partition(e.getKey());
+                if (p != null && p.leader() == broker.brokerId() && p.highWatermark() < e.getValue()) {
+                    return false;
+                }
+            }
+            return forceComplete();
+        }
+
+        @Override
+        protected void onComplete() {
+            for (Map.Entry<TopicPartition, Long> e : requiredOffsets.entrySet()) {
+                Partition p = broker.cluster().metadata().partition(e.getKey());
+                PartitionProduceResponse pr = results.get(e.getKey());
+                if (p == null || p.leader() != broker.brokerId()) {
+                    pr.setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code()).setBaseOffset(-1);
+                } else if (p.highWatermark() < e.getValue()) {
+                    pr.setErrorCode(Errors.REQUEST_TIMED_OUT.code()).setBaseOffset(-1);
+                }
+            }
+            request.respond(response);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package dev.samsa.network;
+
+import dev.samsa.wire.KafkaRequest;
+import org.apache.kafka.common.protocol.ApiKeys;
+
+/** What a connection hands its decoded requests to; called on the connection's reader thread. */
+public interface RequestDispatcher {
+
+    /** Whether this broker serves {@code apiKey} at {@code version}, as its ApiVersions response advertises. */
+    boolean supports(ApiKeys apiKey, short version);
+
+    void dispatch(KafkaRequest request);
+}

@@ -1,0 +1,129 @@
+package dev.samsa.time;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Keyed timers of one cluster, run on the cluster loop.
+ *
+ * <p>Two kinds of deadline: cluster-time timers ({@link #schedule}) fire when the cluster clock passes them, which on
+ * a manual clock means inside {@link ClusterClock#advance}; wall-time timers ({@link #scheduleWall}) protect real
+ * clients, which live in wall time, and fire whatever the cluster clock does. Scheduling an existing key replaces its
+ * timer. Every method must be called on the cluster loop.
+ */
+public final class Scheduler {
+
+    private record Timer(String key, long deadline, long seq, Runnable task) implements Comparable<Timer> {
+        @Override
+        public int compareTo(Timer o) {
+            int c = Long.compare(deadline, o.deadline);
+            return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+    }
+
+    private final ClusterClock clock;
+    private final ClusterLoop loop;
+    private final TreeSet<Timer> clusterTimers = new TreeSet<>();
+    private final TreeSet<Timer> wallTimers = new TreeSet<>();
+    private final Map<String, Timer> byKey = new HashMap<>();
+    private long seq;
+
+    Scheduler(ClusterClock clock, ClusterLoop loop) {
+        this.clock = clock;
+        this.loop = loop;
+    }
+
+    public ClusterClock clock() {
+        return clock;
+    }
+
+    public long nowMs() {
+        return clock.milliseconds();
+    }
+
+    /** Runs {@code task} when cluster time reaches {@code deadlineMs}. */
+    public void schedule(String key, long deadlineMs, Runnable task) {
+        loop.assertInLoop();
+        cancel(key);
+        Timer t = new Timer(key, deadlineMs, seq++, task);
+        byKey.put(key, t);
+        clusterTimers.add(t);
+    }
+
+    public void scheduleAfter(String key, long delayMs, Runnable task) {
+        schedule(key, saturatedAdd(nowMs(), delayMs), task);
+    }
+
+    /** Runs {@code task} after {@code delayMs} of wall time, for waits that must end even under a manual clock. */
+    public void scheduleWall(String key, long delayMs, Runnable task) {
+        loop.assertInLoop();
+        cancel(key);
+        Timer t = new Timer(key, saturatedAdd(ClusterClock.wallNanos(), Math.min(delayMs, Long.MAX_VALUE / 2_000_000L) * 1_000_000L),
+                seq++, task);
+        byKey.put(key, t);
+        wallTimers.add(t);
+    }
+
+    public boolean cancel(String key) {
+        Timer t = byKey.remove(key);
+        if (t == null) {
+            return false;
+        }
+        clusterTimers.remove(t);
+        wallTimers.remove(t);
+        return true;
+    }
+
+    public boolean isScheduled(String key) {
+        return byKey.containsKey(key);
+    }
+
+    /** Nanoseconds the loop may sleep before a timer is due; Long.MAX_VALUE if none. */
+    long nanosUntilNextTimer() {
+        long wait = Long.MAX_VALUE;
+        if (!wallTimers.isEmpty()) {
+            wait = wallTimers.first().deadline - ClusterClock.wallNanos();
+        }
+        if (!clock.isManual() && !clusterTimers.isEmpty()) {
+            long ms = clusterTimers.first().deadline - clock.milliseconds();
+            wait = Math.min(wait, ms <= 0 ? 0 : ms * 1_000_000L);
+        }
+        return Math.max(0, wait);
+    }
+
+    void runDueTimers() {
+        long now = clock.milliseconds();
+        while (!clusterTimers.isEmpty() && clusterTimers.first().deadline <= now) {
+            fire(clusterTimers.pollFirst());
+        }
+        long wall = ClusterClock.wallNanos();
+        while (!wallTimers.isEmpty() && wallTimers.first().deadline - wall <= 0) {
+            fire(wallTimers.pollFirst());
+        }
+    }
+
+    /** Called from a test thread through {@link ManualClock#advance}: runs due timers in order at their own time. */
+    void advanceTo(long targetMs) {
+        ManualClock manual = (ManualClock) clock;
+        loop.call(() -> {
+            while (!clusterTimers.isEmpty() && clusterTimers.first().deadline <= targetMs) {
+                Timer t = clusterTimers.pollFirst();
+                manual.set(Math.max(manual.milliseconds(), t.deadline));
+                fire(t);
+            }
+            manual.set(targetMs);
+            return null;
+        });
+    }
+
+    private void fire(Timer t) {
+        byKey.remove(t.key, t);
+        loop.runSafely(t.task, "timer " + t.key);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+}

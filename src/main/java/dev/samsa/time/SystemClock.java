@@ -1,0 +1,17 @@
+package dev.samsa.time;
+
+final class SystemClock extends ClusterClock {
+
+    @Override
+    public long milliseconds() {
+        return System.currentTimeMillis();
+    }
+
+    @Override
+    void attach(Scheduler scheduler) {
+    }
+
+    @Override
+    void detach(Scheduler scheduler) {
+    }
+}

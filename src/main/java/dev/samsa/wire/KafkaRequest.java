@@ -1,0 +1,108 @@
+package dev.samsa.wire;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.RequestHeader;
+
+/**
+ * One decoded request and the way to answer it. Exactly one of {@link #respond}, {@link #respondNothing} or
+ * {@link #closeConnection} takes effect; later calls are ignored, so a delayed operation and its timeout can race
+ * safely on the loop.
+ */
+public final class KafkaRequest {
+
+    /** Where the answer goes: the connection writes answers in request order. */
+    public interface Responder {
+        void complete(KafkaRequest request, ApiMessage response);
+
+        void completeWithoutResponse(KafkaRequest request);
+
+        void closeConnection(KafkaRequest request, String reason);
+    }
+
+    private final RequestHeader header;
+    private final AbstractRequest body;
+    private final String clientAddress;
+    private final Responder responder;
+    private final AtomicBoolean completed = new AtomicBoolean();
+
+    public KafkaRequest(RequestHeader header, AbstractRequest body, String clientAddress, Responder responder) {
+        this.header = header;
+        this.body = body;
+        this.clientAddress = clientAddress;
+        this.responder = responder;
+    }
+
+    public RequestHeader header() {
+        return header;
+    }
+
+    public ApiKeys apiKey() {
+        return header.apiKey();
+    }
+
+    public short version() {
+        return header.apiVersion();
+    }
+
+    public String clientId() {
+        return header.clientId();
+    }
+
+    public String clientAddress() {
+        return clientAddress;
+    }
+
+    public AbstractRequest body() {
+        return body;
+    }
+
+    @SuppressWarnings("unchecked")
+    public <T extends ApiMessage> T data() {
+        return (T) body.data();
+    }
+
+    public boolean isCompleted() {
+        return completed.get();
+    }
+
+    public void respond(ApiMessage response) {
+        if (completed.compareAndSet(false, true)) {
+            responder.complete(this, response);
+        }
+    }
+
+    /** Answers the whole request with one error, the way Kafka does for an exception it did not expect. */
+    public void respondWithError(Throwable error) {
+        respond(body.getErrorResponse(0, error).data());
+    }
+
+    public void respondWithError(Errors error) {
+        respondWithError(error.exception());
+    }
+
+    public void respondNothing() {
+        if (completed.compareAndSet(false, true)) {
+            responder.completeWithoutResponse(this);
+        }
+    }
+
+    public void closeConnection(String reason) {
+        if (completed.compareAndSet(false, true)) {
+            responder.closeConnection(this, reason);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return header.apiKey() + " v" + header.apiVersion() + " (correlation id " + header.correlationId() + ") from "
+                + describeClient();
+    }
+
+    public String describeClient() {
+        return "client '" + header.clientId() + "' at " + clientAddress;
+    }
+}

@@ -1,0 +1,61 @@
+package dev.samsa.wire;
+
+import java.nio.ByteBuffer;
+import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.ApiVersionsRequest;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.requests.RequestUtils;
+import org.apache.kafka.common.requests.ResponseHeader;
+
+/** Frames to requests and responses to frames, with kafka-clients' own message classes doing every byte. */
+public final class RequestCodec {
+
+    private RequestCodec() {
+    }
+
+    /**
+     * Reads the header of one frame (the 4-byte size already stripped).
+     *
+     * @throws InvalidRequestException for an unknown API key or a malformed header
+     */
+    public static RequestHeader decodeHeader(ByteBuffer frame) {
+        return RequestHeader.parse(frame);
+    }
+
+    /**
+     * Reads the body that follows the header. An ApiVersions request of a version this broker does not know is read
+     * as v0, as Kafka does, so that it can be answered with UNSUPPORTED_VERSION and the versions the broker has.
+     *
+     * @throws InvalidRequestException when the body does not parse or bytes are left over
+     */
+    public static AbstractRequest decodeBody(RequestHeader header, ByteBuffer frame, boolean versionSupported) {
+        if (header.apiKey() == ApiKeys.API_VERSIONS && !versionSupported) {
+            return new ApiVersionsRequest(new ApiVersionsRequestData(), (short) 0, header.apiVersion());
+        }
+        AbstractRequest body;
+        try {
+            body = AbstractRequest.parseRequest(header.apiKey(), header.apiVersion(), frame).request;
+        } catch (RuntimeException e) {
+            throw new InvalidRequestException("Malformed " + header.apiKey() + " v" + header.apiVersion() + " body: " + e.getMessage(), e);
+        }
+        if (frame.hasRemaining()) {
+            throw new InvalidRequestException(header.apiKey() + " v" + header.apiVersion() + " frame has " + frame.remaining()
+                    + " bytes after its body");
+        }
+        return body;
+    }
+
+    /** Header and body of a response, without the size prefix. */
+    public static ByteBuffer encodeResponse(RequestHeader requestHeader, ApiMessage response) {
+        short version = requestHeader.apiVersion();
+        if (requestHeader.apiKey() == ApiKeys.API_VERSIONS && !requestHeader.apiKey().isVersionSupported(version)) {
+            version = 0;
+        }
+        ResponseHeader header = new ResponseHeader(requestHeader.correlationId(), requestHeader.apiKey().responseHeaderVersion(version));
+        return RequestUtils.serialize(header.data(), header.headerVersion(), response, version);
+    }
+}
