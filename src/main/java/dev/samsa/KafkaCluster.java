@@ -70,7 +70,7 @@ public final class KafkaCluster implements AutoCloseable {
             this.state = loop.call(() -> {
                 ClusterMetadata metadata = new ClusterMetadata(dataDirectory, stores, random, timeline, builder.clock::milliseconds);
                 return new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()), new ProducerIdManager(metadata),
-                        timeline, random);
+                        timeline, random, new java.util.EnumMap<>(org.apache.kafka.common.protocol.ApiKeys.class));
             });
             timeline.record("ClusterStarted", "seed=" + seed + " brokers=" + builder.brokers + " dir=" + dataDirectory
                     + " store=" + stores.name());
@@ -180,6 +180,16 @@ public final class KafkaCluster implements AutoCloseable {
             throw new IllegalArgumentException("No broker " + id + "; this cluster has brokers 1.." + brokers.size());
         }
         return brokers.get(id - 1);
+    }
+
+    /** Requests of one API handled by all brokers since start (ApiKeys name, e.g. "FETCH"). */
+    long requestsHandled(String apiKey) {
+        return loop.call(() -> state.requestCounts().getOrDefault(org.apache.kafka.common.protocol.ApiKeys.valueOf(apiKey), 0L));
+    }
+
+    /** Requests parked as delayed operations right now (fetch long-polls, acks=all produces). */
+    int parkedRequests() {
+        return loop.call(() -> state.purgatory().parked());
     }
 
     public ClusterClock clock() {

@@ -10,7 +10,13 @@ import java.util.Random;
  * cluster's one seeded generator. Owned by the cluster loop.
  */
 public record ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
-                           ProducerIdManager producerIds, Timeline timeline, Random random) {
+                           ProducerIdManager producerIds, Timeline timeline, Random random,
+                           java.util.Map<org.apache.kafka.common.protocol.ApiKeys, Long> requestCounts) {
+
+    /** Requests handled per API since start, for tests and benchmarks. */
+    public java.util.Map<org.apache.kafka.common.protocol.ApiKeys, Long> requestCounts() {
+        return requestCounts;
+    }
 
     public Scheduler scheduler() {
         return loop.scheduler();

@@ -70,6 +70,11 @@ public final class DelayedOperations {
         }
     }
 
+    /** Operations still parked, for tests that check a request really waits. */
+    public int parked() {
+        return (int) watchers.values().stream().flatMap(List::stream).map(Watched::op).filter(o -> !o.isCompleted()).distinct().count();
+    }
+
     private void cancelTimers(String key) {
         scheduler.cancel(key + "-cluster");
         scheduler.cancel(key + "-wall");

@@ -77,6 +77,7 @@ public final class Handlers {
     }
 
     private static void handle(ApiHandler handler, KafkaRequest request, BrokerContext broker) {
+        broker.cluster().requestCounts().merge(request.apiKey(), 1L, Long::sum);
         try {
             handler.handle(request, broker);
         } catch (Throwable e) {

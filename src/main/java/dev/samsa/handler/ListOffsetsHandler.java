@@ -72,7 +72,7 @@ final class ListOffsetsHandler implements ApiHandler {
         PartitionLog log = partition.log(brokerId);
         long highWatermark = partition.highWatermark();
         if (timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP || timestamp == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
-            return Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), log.epochForOffset(log.logStartOffset())));
+            return Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), -1));
         }
         if (timestamp == ListOffsetsRequest.LATEST_TIMESTAMP) {
             return Optional.of(new TimestampAndOffset(-1, highWatermark, log.latestEpoch().orElse(-1)));
@@ -81,7 +81,7 @@ final class ListOffsetsHandler implements ApiHandler {
             return Optional.empty();
         }
         if (timestamp == ListOffsetsRequest.MAX_TIMESTAMP) {
-            return log.maxTimestamp().filter(t -> t.offset() < highWatermark);
+            return Optional.of(log.maxTimestamp()).filter(t -> t.offset() >= 0 && t.offset() < highWatermark);
         }
         return log.offsetForTimestamp(timestamp).filter(t -> t.offset() < highWatermark);
     }

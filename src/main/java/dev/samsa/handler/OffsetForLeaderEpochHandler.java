@@ -38,7 +38,7 @@ final class OffsetForLeaderEpochHandler implements ApiHandler {
                             new TopicPartition(topic.topic(), p.partition()));
                     ReplicaManager.checkLeaderEpoch(partition, p.currentLeaderEpoch());
                     dev.samsa.log.EpochEndOffset found = partition.log(broker.brokerId()).endOffsetForEpoch(p.leaderEpoch());
-                    result.setLeaderEpoch(found.epoch()).setEndOffset(found.endOffset());
+                    result.setLeaderEpoch(found.leaderEpoch()).setEndOffset(found.endOffset());
                 } catch (ApiException e) {
                     result.setErrorCode(Errors.forException(e).code());
                 }

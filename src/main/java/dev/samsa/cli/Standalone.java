@@ -1,0 +1,86 @@
+package dev.samsa.cli;
+
+import dev.samsa.KafkaCluster;
+import java.io.PrintStream;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Starts a cluster for clients in any language:
+ * {@code java -jar samsa-standalone.jar --brokers N --port P [--config key=value]... [--topic name:partitions:rf]...}.
+ * Prints exactly one line {@code bootstrap.servers=127.0.0.1:P1,...} on stdout when ready, then runs until SIGTERM
+ * or Ctrl-C and closes cleanly. Bad arguments print the usage on stderr and exit with status 2.
+ */
+public final class Standalone {
+
+    static final String USAGE = "Usage: java -jar samsa-standalone.jar [--brokers N] [--port P] [--config key=value]... "
+            + "[--topic name:partitions:replicationFactor]...";
+
+    private Standalone() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        KafkaCluster.Builder builder;
+        try {
+            builder = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
+        KafkaCluster cluster = builder.start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            cluster.close();
+            stopped.countDown();
+        }, "samsa-shutdown"));
+        PrintStream out = System.out;
+        out.println("bootstrap.servers=" + cluster.bootstrapServers());
+        out.flush();
+        stopped.await();
+    }
+
+    /** @throws IllegalArgumentException naming the bad argument */
+    static KafkaCluster.Builder parse(String[] args) {
+        KafkaCluster.Builder builder = KafkaCluster.builder();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--help") || arg.equals("-h")) {
+                throw new IllegalArgumentException("Samsa: an embedded Kafka cluster for tests.");
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("Missing value after " + arg);
+            }
+            String value = args[++i];
+            switch (arg) {
+                case "--brokers" -> builder.brokers(parseInt(arg, value));
+                case "--port" -> builder.port(parseInt(arg, value));
+                case "--seed" -> builder.seed(Long.parseLong(value));
+                case "--config" -> {
+                    int eq = value.indexOf('=');
+                    if (eq <= 0) {
+                        throw new IllegalArgumentException("--config expects key=value, got '" + value + "'");
+                    }
+                    builder.brokerConfig(value.substring(0, eq), value.substring(eq + 1));
+                }
+                case "--topic" -> {
+                    String[] parts = value.split(":");
+                    if (parts.length != 3) {
+                        throw new IllegalArgumentException("--topic expects name:partitions:replicationFactor, got '" + value + "'");
+                    }
+                    builder.topic(parts[0], parseInt(arg, parts[1]), parseInt(arg, parts[2]));
+                }
+                default -> throw new IllegalArgumentException("Unknown option " + arg);
+            }
+        }
+        return builder;
+    }
+
+    private static int parseInt(String option, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " expects a number, got '" + value + "'");
+        }
+    }
+}
