@@ -1,0 +1,50 @@
+package dev.samsa.log;
+
+import java.nio.file.Path;
+
+/** File and directory names of a partition log, as Kafka names them. */
+public final class LogFileUtils {
+
+    public static final String LOG_FILE_SUFFIX = ".log";
+    public static final String INDEX_FILE_SUFFIX = ".index";
+    public static final String TIME_INDEX_FILE_SUFFIX = ".timeindex";
+    /** Holds the log start offset raised by DeleteRecords, one file per partition directory. */
+    public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
+
+    private LogFileUtils() {
+    }
+
+    /** {@code "<topic>-<partition>"}, the directory of one partition replica. */
+    public static String partitionDirName(String topic, int partition) {
+        return topic + "-" + partition;
+    }
+
+    /** The base offset zero-padded to 20 digits, so that file names sort as offsets do. */
+    public static String filenamePrefixFromOffset(long offset) {
+        return String.format("%020d", offset);
+    }
+
+    public static Path logFile(Path dir, long baseOffset) {
+        return dir.resolve(filenamePrefixFromOffset(baseOffset) + LOG_FILE_SUFFIX);
+    }
+
+    public static Path offsetIndexFile(Path dir, long baseOffset) {
+        return dir.resolve(filenamePrefixFromOffset(baseOffset) + INDEX_FILE_SUFFIX);
+    }
+
+    public static Path timeIndexFile(Path dir, long baseOffset) {
+        return dir.resolve(filenamePrefixFromOffset(baseOffset) + TIME_INDEX_FILE_SUFFIX);
+    }
+
+    public static boolean isLogFile(Path file) {
+        String name = file.getFileName().toString();
+        return name.endsWith(LOG_FILE_SUFFIX) && name.length() == 20 + LOG_FILE_SUFFIX.length()
+                && name.chars().limit(20).allMatch(Character::isDigit);
+    }
+
+    /** The base offset a segment file is named after, such as 42 for {@code 00000000000000000042.log}. */
+    public static long offsetFromFileName(Path file) {
+        String name = file.getFileName().toString();
+        return Long.parseLong(name.substring(0, name.indexOf('.')));
+    }
+}

@@ -1,0 +1,96 @@
+package dev.samsa.log;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import dev.samsa.log.store.MappedStoreFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens the segments of a partition directory and recovers them, as Kafka's {@code LogLoader}:
+ * every segment is scanned and cut after its last valid batch, and a segment that does not start
+ * where the previous one ends (the previous one lost its tail) is deleted with all after it.
+ * Scanning rebuilds the indexes, the leader epochs and the producer state on the way.
+ */
+final class LogLoader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogLoader.class);
+
+    record LoadedLog(TreeMap<Long, LogSegment> segments, long logStartOffset) {
+    }
+
+    private LogLoader() {
+    }
+
+    static LoadedLog load(Path dir, LogConfig config, MappedStoreFactory stores, long nowMs,
+                          LeaderEpochCache epochs, ProducerStateManager producers) throws IOException {
+        Files.createDirectories(dir);
+        OptionalLong checkpoint = new LogStartOffsetCheckpoint(dir).read();
+        TreeMap<Long, LogSegment> segments = new TreeMap<>();
+        try {
+            for (long baseOffset : segmentBaseOffsets(dir)) {
+                LogSegment last = segments.isEmpty() ? null : segments.lastEntry().getValue();
+                if (last != null && last.nextOffset() != baseOffset) {
+                    LOG.warn("Deleting segment {} of {}: the previous segment ends at offset {}",
+                            baseOffset, dir, last.nextOffset());
+                    deleteSegmentFiles(dir, baseOffset);
+                    continue;
+                }
+                LogSegment segment = LogSegment.open(dir, baseOffset, stores);
+                segments.put(baseOffset, segment);
+                boolean torn = segment.recover(config.indexIntervalBytes(), nowMs, batch -> {
+                    epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
+                    producers.update(batch);
+                });
+                if (torn) {
+                    LOG.warn("Recovered {}: dropped the bytes after its last valid batch, at position {}",
+                            segment.logFile(), segment.size());
+                }
+            }
+            long firstBase = segments.isEmpty() ? 0L : segments.firstKey();
+            long logStartOffset = Math.max(checkpoint.orElse(firstBase), firstBase);
+            long logEndOffset = segments.isEmpty() ? 0L : segments.lastEntry().getValue().nextOffset();
+            if (segments.isEmpty() || logStartOffset > logEndOffset) {
+                // Nothing survived above the log start offset: start empty there, as Kafka's
+                // truncateFullyAndStartAt.
+                for (LogSegment segment : segments.values()) {
+                    segment.deleteFiles();
+                }
+                segments.clear();
+                epochs.clear();
+                producers.clear();
+                segments.put(logStartOffset, LogSegment.open(dir, logStartOffset, stores));
+            }
+            producers.removeBefore(logStartOffset);
+            epochs.truncateFromStart(logStartOffset);
+            return new LoadedLog(segments, logStartOffset);
+        } catch (IOException | RuntimeException e) {
+            for (LogSegment segment : segments.values()) {
+                try {
+                    segment.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    static void deleteSegmentFiles(Path dir, long baseOffset) throws IOException {
+        Files.deleteIfExists(LogFileUtils.logFile(dir, baseOffset));
+        Files.deleteIfExists(LogFileUtils.offsetIndexFile(dir, baseOffset));
+        Files.deleteIfExists(LogFileUtils.timeIndexFile(dir, baseOffset));
+    }
+
+    private static List<Long> segmentBaseOffsets(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(LogFileUtils::isLogFile).map(LogFileUtils::offsetFromFileName).sorted().toList();
+        }
+    }
+}

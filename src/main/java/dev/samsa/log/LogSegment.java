@@ -1,0 +1,331 @@
+package dev.samsa.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import dev.samsa.log.store.MappedStore;
+import dev.samsa.log.store.MappedStoreFactory;
+import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.record.DefaultRecordBatch;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.Records;
+
+/**
+ * One segment of a partition log: a {@code .log} file of whole record batches in offset order,
+ * with its {@link OffsetIndex} and {@link TimeIndex}, all named by the segment's base offset.
+ *
+ * <p>The files are mapped and larger than their data, so the end of the data is the end of the
+ * last valid batch, found by {@link #recover} and tracked in memory after that.
+ *
+ * <p>This class is not thread-safe: the cluster loop owns the log.
+ */
+final class LogSegment {
+
+    private final long baseOffset;
+    private final MappedStore log;
+    private final OffsetIndex offsetIndex;
+    private final TimeIndex timeIndex;
+    private int size;
+    private long nextOffset;
+    private int bytesSinceLastIndexEntry;
+    private long maxTimestampSoFar = RecordBatch.NO_TIMESTAMP;
+    private long offsetOfMaxTimestampSoFar = -1L;
+    /** Cluster time of the first append, or of the open that found the segment with data. */
+    private long rollBaseMs = -1L;
+
+    private LogSegment(long baseOffset, MappedStore log, OffsetIndex offsetIndex, TimeIndex timeIndex) {
+        this.baseOffset = baseOffset;
+        this.log = log;
+        this.offsetIndex = offsetIndex;
+        this.timeIndex = timeIndex;
+        this.nextOffset = baseOffset;
+    }
+
+    /** Opens or creates the segment's files; an existing segment holds no data until {@link #recover}. */
+    static LogSegment open(Path dir, long baseOffset, MappedStoreFactory stores) throws IOException {
+        MappedStore log = stores.open(LogFileUtils.logFile(dir, baseOffset));
+        try {
+            MappedStore index = stores.open(LogFileUtils.offsetIndexFile(dir, baseOffset));
+            MappedStore timeIndex = stores.open(LogFileUtils.timeIndexFile(dir, baseOffset));
+            return new LogSegment(baseOffset, log, new OffsetIndex(baseOffset, index), new TimeIndex(baseOffset, timeIndex));
+        } catch (IOException | RuntimeException e) {
+            log.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Scans the batches from the start of the file, validating each (CRC, magic, size, increasing
+     * offsets), rebuilds the indexes, and drops everything from the first invalid, torn or zero
+     * batch on: that is how a power loss in the middle of a write is repaired.
+     *
+     * @param onBatch sees every valid batch in order, to rebuild producer state and epochs
+     * @return whether bytes were dropped after the last valid batch
+     */
+    boolean recover(int indexIntervalBytes, long nowMs, Consumer<RecordBatch> onBatch) throws IOException {
+        offsetIndex.truncateToPosition(0);
+        timeIndex.truncateTo(baseOffset);
+        size = 0;
+        nextOffset = baseOffset;
+        bytesSinceLastIndexEntry = 0;
+        maxTimestampSoFar = RecordBatch.NO_TIMESTAMP;
+        offsetOfMaxTimestampSoFar = -1L;
+        long fileSize = log.fileSize();
+        MutableRecordBatch batch;
+        while ((batch = validBatchAt(size, fileSize)) != null) {
+            index(batch, size, indexIntervalBytes);
+            onBatch.accept(batch);
+            size += batch.sizeInBytes();
+        }
+        boolean torn = size + Records.LOG_OVERHEAD <= fileSize && !isZero(log.read(size, Records.LOG_OVERHEAD));
+        log.truncate(size);
+        rollBaseMs = size > 0 ? nowMs : -1L;
+        return torn;
+    }
+
+    /** Appends batches whose offsets are assigned and follow {@link #nextOffset()}. */
+    void append(MemoryRecords records, int indexIntervalBytes, long nowMs) throws IOException {
+        if (size == 0) {
+            rollBaseMs = nowMs;
+        }
+        int position = size;
+        log.write(position, records.buffer());
+        for (MutableRecordBatch batch : records.batches()) {
+            index(batch, position, indexIntervalBytes);
+            position += batch.sizeInBytes();
+        }
+        size = position;
+    }
+
+    /** Whether the next append of {@code bytes} ending at {@code lastOffset} belongs in a new segment. */
+    boolean shouldRoll(LogConfig config, int bytes, long lastOffset, long nowMs) {
+        if (size == 0) {
+            return false;
+        }
+        return (long) size + bytes > config.segmentBytes()
+                || nowMs - rollBaseMs >= config.segmentMs()
+                || lastOffset - baseOffset > Integer.MAX_VALUE;
+    }
+
+    /**
+     * Whole batches from the one that contains {@code startOffset}, stopping before a batch whose
+     * last offset reaches {@code maxOffsetExclusive} or that would take the total past
+     * {@code maxBytes}; if {@code minOneBatch} and the first batch alone is too big, that batch.
+     *
+     * @return empty if {@code startOffset} is past this segment's data
+     */
+    Optional<MemoryRecords> read(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
+            throws IOException {
+        int start = positionOfBatchContaining(startOffset);
+        if (start >= size) {
+            return Optional.empty();
+        }
+        int end = start;
+        while (end < size) {
+            MutableRecordBatch batch = batchAt(end);
+            if (batch.lastOffset() >= maxOffsetExclusive) {
+                break;
+            }
+            if ((long) end - start + batch.sizeInBytes() > maxBytes) {
+                if (end == start && minOneBatch) {
+                    end += batch.sizeInBytes();
+                }
+                break;
+            }
+            end += batch.sizeInBytes();
+        }
+        return Optional.of(MemoryRecords.readableRecords(log.read(start, end - start)));
+    }
+
+    /** The first record, in offset order from {@code startingOffset}, whose timestamp is at least {@code timestamp}. */
+    Optional<TimestampAndOffset> findOffsetByTimestamp(long timestamp, long startingOffset) throws IOException {
+        if (maxTimestampSoFar < timestamp) {
+            return Optional.empty();
+        }
+        long indexed = timeIndex.lookup(timestamp);
+        int position = Math.max(indexed < 0 ? 0 : offsetIndex.lookup(indexed), offsetIndex.lookup(startingOffset));
+        while (position < size) {
+            MutableRecordBatch batch = batchAt(position);
+            if (batch.maxTimestamp() >= timestamp && batch.lastOffset() >= startingOffset) {
+                for (Record record : batch) {
+                    if (record.timestamp() >= timestamp && record.offset() >= startingOffset) {
+                        return Optional.of(new TimestampAndOffset(record.timestamp(), record.offset(),
+                                batch.partitionLeaderEpoch()));
+                    }
+                }
+            }
+            position += batch.sizeInBytes();
+        }
+        return Optional.empty();
+    }
+
+    /** The first record carrying this segment's largest timestamp. */
+    Optional<TimestampAndOffset> maxTimestampRecord() throws IOException {
+        if (offsetOfMaxTimestampSoFar < 0) {
+            return Optional.empty();
+        }
+        MutableRecordBatch batch = batchAt(positionOfBatchContaining(offsetOfMaxTimestampSoFar));
+        for (Record record : batch) {
+            if (record.timestamp() == maxTimestampSoFar) {
+                return Optional.of(new TimestampAndOffset(record.timestamp(), record.offset(), batch.partitionLeaderEpoch()));
+            }
+        }
+        // A LOG_APPEND_TIME batch, or a batch whose header disagrees with its records.
+        return Optional.of(new TimestampAndOffset(maxTimestampSoFar, batch.baseOffset(), batch.partitionLeaderEpoch()));
+    }
+
+    /** Drops the batch containing {@code offset} and everything after it; a batch is never cut. */
+    void truncateTo(long offset, int indexIntervalBytes, long nowMs) throws IOException {
+        int position = positionOfBatchContaining(offset);
+        if (position >= size) {
+            return;
+        }
+        log.truncate(position);
+        recover(indexIntervalBytes, nowMs, batch -> { });
+    }
+
+    /** Visits every batch in order. */
+    void forEachBatch(Consumer<RecordBatch> visitor) throws IOException {
+        for (int position = 0; position < size; ) {
+            MutableRecordBatch batch = batchAt(position);
+            visitor.accept(batch);
+            position += batch.sizeInBytes();
+        }
+    }
+
+    void flush() throws IOException {
+        log.flush();
+        offsetIndex.store().flush();
+        timeIndex.store().flush();
+    }
+
+    /** Cuts the unflushed tail of the log file at {@code keepBytes} past the flushed position. */
+    void dropUnflushed(long keepBytes) throws IOException {
+        long flushed = log.flushedPosition();
+        if (flushed < size) {
+            log.truncate(Math.min(size, flushed + Math.max(0, keepBytes)));
+        }
+    }
+
+    void close() throws IOException {
+        try (log; MappedStore index = offsetIndex.store(); MappedStore time = timeIndex.store()) {
+            // try-with-resources closes all three even if one fails.
+        }
+    }
+
+    void deleteFiles() throws IOException {
+        close();
+        Files.deleteIfExists(log.path());
+        Files.deleteIfExists(offsetIndex.store().path());
+        Files.deleteIfExists(timeIndex.store().path());
+    }
+
+    long baseOffset() {
+        return baseOffset;
+    }
+
+    /** One past the last offset in this segment, or the base offset if it is empty. */
+    long nextOffset() {
+        return nextOffset;
+    }
+
+    int size() {
+        return size;
+    }
+
+    long maxTimestampSoFar() {
+        return maxTimestampSoFar;
+    }
+
+    Path logFile() {
+        return log.path();
+    }
+
+    @Override
+    public String toString() {
+        return "LogSegment(" + log.path() + ", offsets " + baseOffset + ".." + (nextOffset - 1) + ", " + size + " bytes)";
+    }
+
+    private void index(RecordBatch batch, int position, int indexIntervalBytes) throws IOException {
+        if (bytesSinceLastIndexEntry > indexIntervalBytes) {
+            offsetIndex.append(batch.lastOffset(), position);
+            bytesSinceLastIndexEntry = 0;
+        }
+        bytesSinceLastIndexEntry += batch.sizeInBytes();
+        if (batch.maxTimestamp() > maxTimestampSoFar) {
+            maxTimestampSoFar = batch.maxTimestamp();
+            offsetOfMaxTimestampSoFar = batch.lastOffset();
+            timeIndex.maybeAppend(maxTimestampSoFar, offsetOfMaxTimestampSoFar);
+        }
+        nextOffset = batch.lastOffset() + 1;
+    }
+
+    private int positionOfBatchContaining(long offset) throws IOException {
+        int position = offsetIndex.lookup(offset);
+        while (position < size) {
+            MutableRecordBatch batch = batchAt(position);
+            if (batch.lastOffset() >= offset) {
+                return position;
+            }
+            position += batch.sizeInBytes();
+        }
+        return size;
+    }
+
+    /** A batch inside the recovered data, which is valid by construction. */
+    private MutableRecordBatch batchAt(int position) throws IOException {
+        int batchSize = log.read(position, Records.LOG_OVERHEAD).getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
+        if (batchSize < DefaultRecordBatch.RECORD_BATCH_OVERHEAD || (long) position + batchSize > size) {
+            throw new IllegalStateException("Segment " + log.path() + " has a batch of " + batchSize
+                    + " bytes at position " + position + " past its data end " + size);
+        }
+        return single(log.read(position, batchSize));
+    }
+
+    /** The batch at {@code position} if it is whole, valid and continues the offsets, else null. */
+    private MutableRecordBatch validBatchAt(int position, long fileSize) throws IOException {
+        if (position + Records.HEADER_SIZE_UP_TO_MAGIC > fileSize) {
+            return null;
+        }
+        ByteBuffer header = log.read(position, Records.HEADER_SIZE_UP_TO_MAGIC);
+        long batchSize = (long) header.getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
+        if (header.get(Records.MAGIC_OFFSET) != RecordBatch.MAGIC_VALUE_V2
+                || batchSize < DefaultRecordBatch.RECORD_BATCH_OVERHEAD
+                || position + batchSize > Math.min(fileSize, Integer.MAX_VALUE)) {
+            return null;
+        }
+        MutableRecordBatch batch = single(log.read(position, (int) batchSize));
+        try {
+            batch.ensureValid();
+        } catch (CorruptRecordException e) {
+            return null;
+        }
+        if (batch.baseOffset() < nextOffset || batch.lastOffset() < batch.baseOffset()
+                || batch.lastOffset() - baseOffset > Integer.MAX_VALUE) {
+            return null;
+        }
+        return batch;
+    }
+
+    private static MutableRecordBatch single(ByteBuffer buffer) {
+        Iterator<MutableRecordBatch> batches = MemoryRecords.readableRecords(buffer).batches().iterator();
+        return batches.next();
+    }
+
+    private static boolean isZero(ByteBuffer buffer) {
+        while (buffer.hasRemaining()) {
+            if (buffer.get() != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

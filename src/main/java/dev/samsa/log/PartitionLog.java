@@ -1,0 +1,495 @@
+package dev.samsa.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import dev.samsa.log.store.MappedStoreFactory;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.TimestampType;
+
+/**
+ * The log of one partition replica, as Kafka's {@code UnifiedLog}: a directory
+ * {@code <topic>-<partition>} of {@link LogSegment}s, with the leader epochs and the idempotent
+ * producer state that go with it.
+ *
+ * <p>Appends land in memory-mapped files, the page cache: they survive a process crash, and
+ * {@link #flush()} makes them survive a power loss. {@link #open} recovers whatever it finds.
+ *
+ * <p>A storage failure surfaces as {@link KafkaStorageException} naming the file, so that a
+ * handler can answer {@code KAFKA_STORAGE_ERROR} like any other protocol error.
+ *
+ * <p>This class is not thread-safe: the cluster loop owns the log. The records it returns are
+ * copies and may be handed to network threads.
+ */
+public final class PartitionLog implements AutoCloseable {
+
+    private final Path dir;
+    private final String name;
+    private final MappedStoreFactory stores;
+    private final TreeMap<Long, LogSegment> segments;
+    private final LeaderEpochCache epochs;
+    private final ProducerStateManager producers;
+    private final LogStartOffsetCheckpoint checkpoint;
+    private LogConfig config;
+    private long logStartOffset;
+    private long flushedOffset;
+    private long lastFlushMs;
+    /** The latest cluster time the log was told, for operations that are not given one. */
+    private long lastSeenMs;
+    private boolean closed;
+
+    private PartitionLog(Path dir, LogConfig config, MappedStoreFactory stores, long nowMs,
+                         LogLoader.LoadedLog loaded, LeaderEpochCache epochs, ProducerStateManager producers) {
+        this.dir = dir;
+        this.name = dir.getFileName().toString();
+        this.config = config;
+        this.stores = stores;
+        this.segments = loaded.segments();
+        this.logStartOffset = loaded.logStartOffset();
+        this.epochs = epochs;
+        this.producers = producers;
+        this.checkpoint = new LogStartOffsetCheckpoint(dir);
+        // What recovery found is what the next power loss keeps, as Kafka's recovery point.
+        this.flushedOffset = logEndOffset();
+        this.lastFlushMs = nowMs;
+        this.lastSeenMs = nowMs;
+    }
+
+    /**
+     * Opens the log in {@code dir}, creating the directory if absent, and recovers existing
+     * segments: each is cut after its last batch with a valid CRC, so a write torn by a power loss
+     * disappears, and indexes, leader epochs and producer state are rebuilt from the batches.
+     */
+    public static PartitionLog open(Path dir, LogConfig config, MappedStoreFactory stores, long nowMs)
+            throws IOException {
+        LeaderEpochCache epochs = new LeaderEpochCache();
+        ProducerStateManager producers = new ProducerStateManager(dir.getFileName().toString());
+        LogLoader.LoadedLog loaded = LogLoader.load(dir, config, stores, nowMs, epochs, producers);
+        return new PartitionLog(dir, config, stores, nowMs, loaded, epochs, producers);
+    }
+
+    /**
+     * Validates a produce request's records, assigns their offsets, stamps the leader epoch (and
+     * the broker time for LOG_APPEND_TIME topics) into the batches in place, and appends them.
+     * The client's batches are kept as they are otherwise, compression included.
+     *
+     * <p>A retry of one of an idempotent producer's last five batches is not appended again: the
+     * result carries the offsets of the first append and {@code duplicate = true}.
+     *
+     * @throws org.apache.kafka.common.errors.InvalidRecordException,
+     *         org.apache.kafka.common.errors.CorruptRecordException,
+     *         org.apache.kafka.common.errors.RecordTooLargeException,
+     *         org.apache.kafka.common.errors.InvalidTimestampException see {@link LogValidator}
+     * @throws org.apache.kafka.common.errors.InvalidProducerEpochException if the producer was fenced
+     * @throws org.apache.kafka.common.errors.OutOfOrderSequenceException on a sequence gap
+     */
+    public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch, long nowMs) {
+        checkOpen();
+        lastSeenMs = nowMs;
+        MemoryRecords writable = writable(records);
+        LogValidator.ValidRecords valid = LogValidator.throwIfInvalid(writable, config, nowMs, name);
+        for (LogValidator.ValidBatch validBatch : valid.batches()) {
+            Optional<ProducerStateManager.BatchMetadata> duplicate = producers.findDuplicate(validBatch.batch());
+            if (duplicate.isPresent()) {
+                return new LogAppendInfo(duplicate.get().firstOffset(), duplicate.get().lastOffset(),
+                        RecordBatch.NO_TIMESTAMP, logStartOffset, true);
+            }
+        }
+        long firstOffset = logEndOffset();
+        ProducerStateManager.Append producerAppend = producers.newAppend();
+        long nextOffset = firstOffset;
+        for (LogValidator.ValidBatch validBatch : valid.batches()) {
+            int count = validBatch.batch().countOrNull();
+            producerAppend.append(validBatch.batch(), nextOffset, nextOffset + count - 1);
+            nextOffset += count;
+        }
+        boolean logAppendTime = config.timestampType() == TimestampType.LOG_APPEND_TIME;
+        nextOffset = firstOffset;
+        for (LogValidator.ValidBatch validBatch : valid.batches()) {
+            MutableRecordBatch batch = validBatch.batch();
+            nextOffset += batch.countOrNull();
+            batch.setLastOffset(nextOffset - 1);
+            batch.setPartitionLeaderEpoch(leaderEpoch);
+            if (logAppendTime) {
+                batch.setMaxTimestamp(TimestampType.LOG_APPEND_TIME, nowMs);
+            } else if (batch.maxTimestamp() != validBatch.maxTimestamp()) {
+                // Kafka trusts the records, not the header, for the batch's largest timestamp.
+                batch.setMaxTimestamp(TimestampType.CREATE_TIME, validBatch.maxTimestamp());
+            }
+        }
+        ByteBuffer buffer = writable.buffer();
+        buffer.limit(buffer.position() + valid.validBytes());
+        epochs.assign(leaderEpoch, firstOffset);
+        appendToSegments(MemoryRecords.readableRecords(buffer.slice()), firstOffset, nextOffset - 1, nowMs);
+        producerAppend.commit();
+        maybeFlush(nowMs);
+        return new LogAppendInfo(firstOffset, nextOffset - 1, logAppendTime ? nowMs : RecordBatch.NO_TIMESTAMP,
+                logStartOffset, false);
+    }
+
+    /**
+     * Appends batches a follower fetched from its leader, offsets and epochs already assigned.
+     * Checks only what the leader cannot have got wrong by itself: magic, CRC and that offsets
+     * continue from the log end.
+     *
+     * @throws CorruptRecordException if a batch fails its CRC
+     * @throws IllegalStateException if the first offset is below the log end offset
+     */
+    public void appendAsFollower(MemoryRecords records) {
+        checkOpen();
+        MemoryRecords writable = writable(records);
+        long expected = logEndOffset();
+        long firstOffset = -1L;
+        int validBytes = 0;
+        for (MutableRecordBatch batch : writable.batches()) {
+            if (batch.magic() != RecordBatch.MAGIC_VALUE_V2) {
+                throw new InvalidRecordException("Replicated batch with magic " + batch.magic() + " for " + name);
+            }
+            batch.ensureValid();
+            if (batch.baseOffset() < expected) {
+                throw new IllegalStateException("Replicated batch for " + name + " starts at offset " + batch.baseOffset()
+                        + ", below the expected offset " + expected);
+            }
+            firstOffset = firstOffset < 0 ? batch.baseOffset() : firstOffset;
+            expected = batch.lastOffset() + 1;
+            validBytes += batch.sizeInBytes();
+        }
+        if (validBytes == 0) {
+            return;
+        }
+        ByteBuffer buffer = writable.buffer();
+        buffer.limit(buffer.position() + validBytes);
+        MemoryRecords valid = MemoryRecords.readableRecords(buffer.slice());
+        for (MutableRecordBatch batch : valid.batches()) {
+            epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
+            producers.update(batch);
+        }
+        appendToSegments(valid, firstOffset, expected - 1, lastSeenMs);
+        maybeFlush(lastSeenMs);
+    }
+
+    /**
+     * Reads whole batches, starting with the batch that contains {@code fetchOffset} (so the first
+     * batch may begin before it), from one segment.
+     *
+     * @param maxOffsetExclusive batches whose last offset reaches this are not returned (the high watermark)
+     * @param minOneBatch whether to return the first batch even if it is larger than {@code maxBytes}
+     * @throws OffsetOutOfRangeException if {@code fetchOffset} is below the log start or above the log end
+     */
+    public LogReadInfo read(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
+        checkOpen();
+        long logEndOffset = logEndOffset();
+        if (fetchOffset < logStartOffset || fetchOffset > logEndOffset) {
+            throw new OffsetOutOfRangeException("Received request for offset " + fetchOffset + " for partition "
+                    + name + ", but we only have log segments in the range " + logStartOffset + " to "
+                    + logEndOffset + ".");
+        }
+        if (fetchOffset == logEndOffset) {
+            return LogReadInfo.EMPTY;
+        }
+        try {
+            for (LogSegment segment : segments.tailMap(segments.floorKey(fetchOffset), true).values()) {
+                Optional<MemoryRecords> records = segment.read(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+                if (records.isPresent()) {
+                    return new LogReadInfo(records.get());
+                }
+            }
+            return LogReadInfo.EMPTY;
+        } catch (IOException e) {
+            throw storageError("read offset " + fetchOffset, e);
+        }
+    }
+
+    /**
+     * The first record, in offset order and at or after the log start offset, whose timestamp is
+     * at least {@code timestamp}, as ListOffsets answers a timestamp query.
+     */
+    public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
+        checkOpen();
+        try {
+            for (LogSegment segment : segments.values()) {
+                Optional<TimestampAndOffset> found = segment.findOffsetByTimestamp(timestamp, logStartOffset);
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+            return Optional.empty();
+        } catch (IOException e) {
+            throw storageError("search timestamp " + timestamp, e);
+        }
+    }
+
+    /**
+     * The first record carrying the largest timestamp in the log, as ListOffsets MAX_TIMESTAMP
+     * answers; {@link TimestampAndOffset#NONE} for an empty log.
+     */
+    public TimestampAndOffset maxTimestamp() {
+        checkOpen();
+        LogSegment latest = null;
+        for (LogSegment segment : segments.values()) {
+            if (segment.size() > 0 && (latest == null || segment.maxTimestampSoFar() > latest.maxTimestampSoFar())) {
+                latest = segment;
+            }
+        }
+        try {
+            return latest == null ? TimestampAndOffset.NONE : latest.maxTimestampRecord().orElse(TimestampAndOffset.NONE);
+        } catch (IOException e) {
+            throw storageError("find the largest timestamp", e);
+        }
+    }
+
+    /**
+     * Raises the log start offset (DeleteRecords) and deletes the segments wholly below it. The
+     * new start offset is checkpointed first, so it survives a restart.
+     *
+     * @return the log start offset, which never goes down
+     * @throws OffsetOutOfRangeException if {@code offset} is above the log end offset
+     */
+    public long deleteRecordsBefore(long offset) {
+        checkOpen();
+        if (offset > logEndOffset()) {
+            throw new OffsetOutOfRangeException("Cannot delete records of " + name + " before offset " + offset
+                    + ", which is above the log end offset " + logEndOffset() + ".");
+        }
+        if (offset <= logStartOffset) {
+            return logStartOffset;
+        }
+        try {
+            checkpoint.write(offset);
+            logStartOffset = offset;
+            while (segments.size() > 1 && segments.higherKey(segments.firstKey()) <= offset) {
+                segments.pollFirstEntry().getValue().deleteFiles();
+            }
+        } catch (IOException e) {
+            throw storageError("delete records before " + offset, e);
+        }
+        producers.removeBefore(offset);
+        epochs.truncateFromStart(offset);
+        return logStartOffset;
+    }
+
+    /**
+     * Drops every batch that contains an offset at or after {@code offset}, across segments, as a
+     * follower does when a new leader's log diverges. A batch is never cut, so the log end offset
+     * may end up below {@code offset} if it falls inside a batch. Truncating below the log start
+     * offset empties the log and starts it at {@code offset}.
+     */
+    public void truncateTo(long offset) {
+        checkOpen();
+        if (offset >= logEndOffset()) {
+            return;
+        }
+        try {
+            if (offset < logStartOffset) {
+                truncateFullyAndStartAt(offset);
+                return;
+            }
+            while (segments.lastKey() > offset) {
+                segments.pollLastEntry().getValue().deleteFiles();
+            }
+            segments.lastEntry().getValue().truncateTo(offset, config.indexIntervalBytes(), lastSeenMs);
+            epochs.truncateFromEnd(logEndOffset());
+            producers.clear();
+            for (LogSegment segment : segments.values()) {
+                segment.forEachBatch(producers::update);
+            }
+            producers.removeBefore(logStartOffset);
+            flushedOffset = Math.min(flushedOffset, logEndOffset());
+        } catch (IOException e) {
+            throw storageError("truncate to offset " + offset, e);
+        }
+    }
+
+    /** Flushes with the latest cluster time the log was given as the flush time. */
+    public void flush() {
+        flush(lastSeenMs);
+    }
+
+    /** Forces every segment written since the last flush to the device. */
+    public void flush(long nowMs) {
+        checkOpen();
+        Long from = segments.floorKey(flushedOffset);
+        try {
+            for (LogSegment segment : segments.tailMap(from == null ? segments.firstKey() : from, true).values()) {
+                segment.flush();
+            }
+        } catch (IOException e) {
+            throw storageError("flush", e);
+        }
+        flushedOffset = logEndOffset();
+        lastFlushMs = nowMs;
+    }
+
+    /**
+     * A power loss: drops the unflushed bytes of every segment, except the first {@code tornBytes}
+     * of each unflushed tail, so a batch can be left half written; then closes the log. The next
+     * {@link #open} recovers to the last whole batch.
+     */
+    public void closeWithPowerLoss(int tornBytes) {
+        checkOpen();
+        try {
+            for (LogSegment segment : segments.values()) {
+                segment.dropUnflushed(tornBytes);
+            }
+        } catch (IOException e) {
+            throw storageError("simulate a power loss", e);
+        }
+        close();
+    }
+
+    public void updateConfig(LogConfig config) {
+        this.config = config;
+    }
+
+    public LogConfig config() {
+        return config;
+    }
+
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    public long logEndOffset() {
+        return segments.lastEntry().getValue().nextOffset();
+    }
+
+    /** The log end offset at the last flush: what survives a power loss. */
+    public long flushedOffset() {
+        return flushedOffset;
+    }
+
+    public long unflushedMessages() {
+        return logEndOffset() - flushedOffset;
+    }
+
+    public long lastFlushMs() {
+        return lastFlushMs;
+    }
+
+    public OptionalInt latestEpoch() {
+        return epochs.latestEpoch();
+    }
+
+    /** OffsetsForLeaderEpoch; see {@link LeaderEpochCache#endOffsetFor}. */
+    public EpochEndOffset endOffsetForEpoch(int requestedEpoch) {
+        return epochs.endOffsetFor(requestedEpoch, logEndOffset());
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** Unmaps the files; unflushed appends stay in the page cache, as after a process exit. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        IOException failure = null;
+        for (LogSegment segment : segments.values()) {
+            try {
+                segment.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw storageError("close", failure);
+        }
+    }
+
+    /** Closes the log and removes its directory. */
+    public void delete() {
+        close();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            throw storageError("delete", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionLog(" + dir + ", offsets " + logStartOffset + ".." + logEndOffset() + ")";
+    }
+
+    /** Base offsets of the segments, oldest first. */
+    List<Long> segmentBaseOffsets() {
+        return new ArrayList<>(segments.keySet());
+    }
+
+    private void appendToSegments(MemoryRecords records, long firstOffset, long lastOffset, long nowMs) {
+        try {
+            LogSegment active = segments.lastEntry().getValue();
+            if (active.shouldRoll(config, records.sizeInBytes(), lastOffset, nowMs)) {
+                active = LogSegment.open(dir, firstOffset, stores);
+                segments.put(firstOffset, active);
+            }
+            active.append(records, config.indexIntervalBytes(), nowMs);
+        } catch (IOException e) {
+            throw storageError("append offsets " + firstOffset + ".." + lastOffset, e);
+        }
+    }
+
+    private void maybeFlush(long nowMs) {
+        if (unflushedMessages() >= config.flushMessages() || nowMs - lastFlushMs >= config.flushMs()) {
+            flush(nowMs);
+        }
+    }
+
+    private void truncateFullyAndStartAt(long offset) throws IOException {
+        for (LogSegment segment : segments.values()) {
+            segment.deleteFiles();
+        }
+        segments.clear();
+        segments.put(offset, LogSegment.open(dir, offset, stores));
+        checkpoint.write(offset);
+        logStartOffset = offset;
+        flushedOffset = offset;
+        epochs.clear();
+        producers.clear();
+    }
+
+    /** Offsets and epochs are written into the batches in place, so they must not be read-only. */
+    private static MemoryRecords writable(MemoryRecords records) {
+        ByteBuffer buffer = records.buffer();
+        if (!buffer.isReadOnly()) {
+            return records;
+        }
+        ByteBuffer copy = ByteBuffer.allocate(buffer.remaining());
+        copy.put(buffer).flip();
+        return MemoryRecords.readableRecords(copy);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("Log " + dir + " is closed");
+        }
+    }
+
+    private KafkaStorageException storageError(String action, IOException e) {
+        return new KafkaStorageException("Cannot " + action + " in log " + dir + ": " + e.getMessage(), e);
+    }
+}

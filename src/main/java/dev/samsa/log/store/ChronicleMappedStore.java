@@ -1,0 +1,89 @@
+package dev.samsa.log.store;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import net.openhft.chronicle.bytes.MappedBytesStore;
+import net.openhft.chronicle.bytes.MappedFile;
+import net.openhft.chronicle.core.io.ReferenceOwner;
+
+/**
+ * A {@link MappedStore} on chronicle-bytes: a {@link MappedFile} in 1 MiB chunks with no
+ * overlap, one acquired {@link MappedBytesStore} per chunk touched. Acquiring a chunk past the
+ * end of the file grows the file. Needs the JVM flags listed in {@link MappedStores}.
+ */
+final class ChronicleMappedStore extends ChunkedMappedStore {
+
+    private final MappedFile file;
+    private final ReferenceOwner owner;
+    private final List<MappedBytesStore> chunks = new ArrayList<>();
+
+    private ChronicleMappedStore(Path path, MappedFile file) {
+        super(path, file.actualSize());
+        this.file = file;
+        this.owner = ReferenceOwner.temporary("samsa-store-" + path.getFileName());
+    }
+
+    static ChronicleMappedStore open(Path path) throws IOException {
+        try {
+            return new ChronicleMappedStore(path, MappedFile.of(path.toFile(), CHUNK_SIZE, 0, false));
+        } catch (FileNotFoundException | RuntimeException e) {
+            throw new IOException("Cannot open " + path + ": " + e, e);
+        }
+    }
+
+    @Override
+    void writeInChunk(long position, ByteBuffer src, int offset, int length) throws IOException {
+        chunk(chunkOf(position)).write(position, src, offset, length);
+    }
+
+    @Override
+    void readInChunk(long position, byte[] dst, int offset, int length) throws IOException {
+        chunk(chunkOf(position)).read(position, dst, offset, length);
+    }
+
+    @Override
+    void syncChunk(int chunk) {
+        if (chunk < chunks.size() && chunks.get(chunk) != null) {
+            MappedBytesStore store = chunks.get(chunk);
+            store.syncUpTo(store.start() + CHUNK_SIZE);
+        }
+    }
+
+    @Override
+    public long fileSize() throws IOException {
+        checkOpen();
+        return file.actualSize();
+    }
+
+    @Override
+    void closeMappings() {
+        for (MappedBytesStore store : chunks) {
+            if (store != null) {
+                store.release(owner);
+            }
+        }
+        chunks.clear();
+        file.releaseLast();
+    }
+
+    private MappedBytesStore chunk(int index) throws IOException {
+        while (chunks.size() <= index) {
+            chunks.add(null);
+        }
+        MappedBytesStore store = chunks.get(index);
+        if (store == null) {
+            try {
+                store = file.acquireByteStore(owner, (long) index * CHUNK_SIZE);
+            } catch (IOException | RuntimeException e) {
+                throw new IOException("Cannot map chunk " + index + " of " + path() + ": " + e, e);
+            }
+            chunks.set(index, store);
+        }
+        return store;
+    }
+}

@@ -1,0 +1,148 @@
+package dev.samsa.log.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.BitSet;
+
+/**
+ * The part of a {@link MappedStore} that both implementations share: a file mapped in fixed-size
+ * chunks, with every access split at chunk boundaries (neither chronicle nor a
+ * {@code MappedByteBuffer} may be accessed across one), the flushed position, and the
+ * bookkeeping that lets {@link #truncate} and {@link #flush} touch only what was written.
+ */
+abstract class ChunkedMappedStore implements MappedStore {
+
+    static final int CHUNK_SIZE = 1 << 20;
+    private static final int ZERO_BLOCK = 64 * 1024;
+    private static final byte[] ZEROS = new byte[ZERO_BLOCK];
+
+    private final Path path;
+    private final BitSet dirtyChunks = new BitSet();
+    private long writtenEnd;
+    private long flushedPosition;
+    private boolean closed;
+
+    ChunkedMappedStore(Path path, long existingSize) {
+        this.path = path;
+        // Bytes already in the file are on disk as far as this store can tell.
+        this.writtenEnd = existingSize;
+        this.flushedPosition = existingSize;
+    }
+
+    /** Writes {@code length} bytes of {@code src} from {@code offset}; never crosses a chunk. */
+    abstract void writeInChunk(long position, ByteBuffer src, int offset, int length) throws IOException;
+
+    /** Reads into {@code dst}; never crosses a chunk, and only below {@link #fileSize()}. */
+    abstract void readInChunk(long position, byte[] dst, int offset, int length) throws IOException;
+
+    abstract void syncChunk(int chunk) throws IOException;
+
+    abstract void closeMappings() throws IOException;
+
+    @Override
+    public final void write(long position, ByteBuffer src) throws IOException {
+        checkOpen();
+        int length = src.remaining();
+        int done = 0;
+        while (done < length) {
+            long at = position + done;
+            int n = (int) Math.min(length - done, CHUNK_SIZE - at % CHUNK_SIZE);
+            writeInChunk(at, src, src.position() + done, n);
+            dirtyChunks.set(chunkOf(at));
+            done += n;
+        }
+        writtenEnd = Math.max(writtenEnd, position + length);
+    }
+
+    @Override
+    public final ByteBuffer read(long position, int length) throws IOException {
+        checkOpen();
+        byte[] dst = new byte[length];
+        long readable = Math.min(position + length, fileSize());
+        int done = 0;
+        while (position + done < readable) {
+            long at = position + done;
+            int n = (int) Math.min(readable - at, CHUNK_SIZE - at % CHUNK_SIZE);
+            readInChunk(at, dst, done, n);
+            done += n;
+        }
+        return ByteBuffer.wrap(dst);
+    }
+
+    @Override
+    public final void flush() throws IOException {
+        checkOpen();
+        for (int chunk = dirtyChunks.nextSetBit(0); chunk >= 0; chunk = dirtyChunks.nextSetBit(chunk + 1)) {
+            syncChunk(chunk);
+        }
+        dirtyChunks.clear();
+        flushedPosition = writtenEnd;
+    }
+
+    @Override
+    public final long flushedPosition() {
+        return flushedPosition;
+    }
+
+    @Override
+    public final void truncate(long size) throws IOException {
+        checkOpen();
+        long end = Math.min(writtenEnd, fileSize());
+        // Zero only blocks that hold something: after a reopen the whole chunked tail counts as
+        // written, and writing zeros over sparse holes would allocate them on disk.
+        for (long at = size; at < end; ) {
+            int n = (int) Math.min(end - at, Math.min(ZERO_BLOCK - at % ZERO_BLOCK, CHUNK_SIZE - at % CHUNK_SIZE));
+            if (!isZero(read(at, n))) {
+                writeInChunk(at, ByteBuffer.wrap(ZEROS), 0, n);
+                dirtyChunks.set(chunkOf(at));
+            }
+            at += n;
+        }
+        writtenEnd = Math.min(writtenEnd, size);
+        flushedPosition = Math.min(flushedPosition, size);
+    }
+
+    @Override
+    public final void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closeMappings();
+    }
+
+    @Override
+    public final Path path() {
+        return path;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "(" + path + ")";
+    }
+
+    final void checkOpen() throws IOException {
+        if (closed) {
+            throw new IOException("Store " + path + " is closed");
+        }
+    }
+
+    static int chunkOf(long position) {
+        return Math.toIntExact(position / CHUNK_SIZE);
+    }
+
+    private static boolean isZero(ByteBuffer buffer) {
+        while (buffer.remaining() >= Long.BYTES) {
+            if (buffer.getLong() != 0) {
+                return false;
+            }
+        }
+        while (buffer.hasRemaining()) {
+            if (buffer.get() != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
