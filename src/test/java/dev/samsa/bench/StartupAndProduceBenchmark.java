@@ -1,0 +1,142 @@
+package dev.samsa.bench;
+
+import dev.samsa.KafkaCluster;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Cluster start-up time and single-producer throughput. Not a test: surefire excludes {@code **}{@code /bench/**}.
+ *
+ * <p>Run it from the project directory, with only Maven and a JDK 17+:
+ *
+ * <pre>
+ * bench/run.sh
+ * </pre>
+ *
+ * which is the same as
+ *
+ * <pre>
+ * mvn -B -q test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * java $(sed -n 's:.*&lt;chronicle.jvm.flags&gt;\(.*\)&lt;/chronicle.jvm.flags&gt;.*:\1:p' pom.xml) -Xmx2g \
+ *     -cp target/classes:target/test-classes:$(cat target/cp.txt) dev.samsa.bench.StartupAndProduceBenchmark
+ * </pre>
+ *
+ * <p>Arguments, all optional: {@code startupRuns warmups records runs} (defaults 20 3 200000 3).
+ *
+ * <p>What it measures:
+ * <ul>
+ *   <li>start-up: wall time from {@code KafkaCluster.builder()} until {@code start()} returns (close is not timed),
+ *       median and min over {@code startupRuns} runs after {@code warmups} discarded ones, for 1 and 3 brokers;</li>
+ *   <li>produce: one {@code KafkaProducer} sending {@code records} 1 KiB values to a 1-partition topic of a 1-broker
+ *       cluster, acks=1, linger.ms=5, batch.size=64 KiB, no compression, timed from the first send until
+ *       {@code flush()} returns; records/s and MiB/s of values, {@code runs} times after one short warm-up.</li>
+ * </ul>
+ */
+public final class StartupAndProduceBenchmark {
+
+    private static final int RECORD_BYTES = 1024;
+
+    private StartupAndProduceBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        // Before any logger exists: one "cluster started" INFO line per run would drown the figures.
+        System.setProperty("org.slf4j.simpleLogger.log.dev.samsa", "warn");
+        int startupRuns = arg(args, 0, 20);
+        int warmups = arg(args, 1, 3);
+        int records = arg(args, 2, 200_000);
+        int runs = arg(args, 3, 3);
+
+        System.out.printf(Locale.ROOT, "JVM %s, %d CPUs, max heap %d MiB%n", Runtime.version(),
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+        for (int brokers : new int[] {1, 3}) {
+            startup(brokers, warmups, startupRuns);
+        }
+        produce(records, runs);
+    }
+
+    private static void startup(int brokers, int warmups, int runs) {
+        for (int i = 0; i < warmups; i++) {
+            startAndCloseMillis(brokers);
+        }
+        double[] millis = new double[runs];
+        for (int i = 0; i < runs; i++) {
+            millis[i] = startAndCloseMillis(brokers);
+        }
+        Arrays.sort(millis);
+        double median = runs % 2 == 1 ? millis[runs / 2] : (millis[runs / 2 - 1] + millis[runs / 2]) / 2;
+        System.out.printf(Locale.ROOT, "start-up, %d broker(s): median %.1f ms, min %.1f ms, max %.1f ms (%d runs after %d warm-ups)%n",
+                brokers, median, millis[0], millis[runs - 1], runs, warmups);
+    }
+
+    /** Time until start() returns; the close that follows is not counted. */
+    private static double startAndCloseMillis(int brokers) {
+        long begin = System.nanoTime();
+        KafkaCluster cluster = KafkaCluster.builder().brokers(brokers).seed(1).start();
+        long end = System.nanoTime();
+        cluster.close();
+        return (end - begin) / 1e6;
+    }
+
+    private static void produce(int records, int runs) throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(1).seed(1).start()) {
+            produceOnce(cluster, "bench-warmup", Math.max(1, records / 10));
+            for (int run = 1; run <= runs; run++) {
+                String topic = "bench-" + run;
+                double seconds = produceOnce(cluster, topic, records);
+                double mib = (double) records * RECORD_BYTES / (1024 * 1024);
+                System.out.printf(Locale.ROOT, "produce run %d: %,d x 1 KiB acks=1 in %.2f s: %,.0f records/s, %.1f MiB/s%n",
+                        run, records, seconds, records / seconds, mib / seconds);
+            }
+        }
+    }
+
+    /** @return seconds from the first send until every record is acknowledged */
+    private static double produceOnce(KafkaCluster cluster, String topic, int records) throws Exception {
+        cluster.createTopic(topic, 1, 1);
+        Map<String, Object> config = cluster.producerConfig();
+        config.put("key.serializer", ByteArraySerializer.class.getName());
+        config.put("value.serializer", ByteArraySerializer.class.getName());
+        config.put("acks", "1");
+        config.put("enable.idempotence", "false");
+        config.put("linger.ms", "5");
+        config.put("batch.size", Integer.toString(64 * 1024));
+        config.put("compression.type", "none");
+        byte[] value = new byte[RECORD_BYTES];
+        Arrays.fill(value, (byte) 'v');
+        AtomicLong acknowledged = new AtomicLong();
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+            producer.partitionsFor(topic); // metadata fetched before the clock starts
+            long begin = System.nanoTime();
+            for (int i = 0; i < records; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, value), (metadata, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    } else {
+                        acknowledged.incrementAndGet();
+                    }
+                });
+            }
+            producer.flush();
+            long end = System.nanoTime();
+            if (failure.get() != null) {
+                throw new IllegalStateException("A send to " + topic + " failed", failure.get());
+            }
+            if (acknowledged.get() != records) {
+                throw new IllegalStateException(acknowledged.get() + " of " + records + " records acknowledged");
+            }
+            return (end - begin) / 1e9;
+        }
+    }
+
+    private static int arg(String[] args, int index, int defaultValue) {
+        return args.length > index ? Integer.parseInt(args[index]) : defaultValue;
+    }
+}
