@@ -1,0 +1,164 @@
+package dev.samsa.handler;
+
+import dev.samsa.cluster.ClusterMetadata;
+import dev.samsa.cluster.Topic;
+import dev.samsa.cluster.TopicConfigs;
+import dev.samsa.wire.KafkaRequest;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableReplicaAssignment;
+import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
+import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopicConfig;
+import org.apache.kafka.common.message.CreateTopicsResponseData;
+import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicConfigs;
+import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ApiError;
+
+/**
+ * CreateTopics v2-7, as Kafka's controller answers it: each topic on its own, with the error and message Kafka gives
+ * (INVALID_TOPIC_EXCEPTION, TOPIC_ALREADY_EXISTS, INVALID_CONFIG, INVALID_PARTITIONS, INVALID_REPLICATION_FACTOR,
+ * INVALID_REPLICA_ASSIGNMENT, INVALID_REQUEST). A name given twice gets INVALID_REQUEST "Duplicate topic name." at the
+ * end of the response, and neither copy is created. validateOnly (v1+) checks everything and creates nothing.
+ * Topics are created at once, so timeoutMs is not waited on.
+ * <ul>
+ * <li>v5+: numPartitions, replicationFactor and the effective configs (sorted by name, with their sources as the
+ * controller computes them) of each topic created.</li>
+ * <li>v7: the topic id (zero for validateOnly, where Kafka sends an id it then forgets).</li>
+ * </ul>
+ * Not implemented: CreateTopicPolicy, controller mutation quotas (v6 THROTTLING_QUOTA_EXCEEDED), authorization.
+ */
+final class CreateTopicsHandler implements ApiHandler {
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.CREATE_TOPICS;
+    }
+
+    @Override
+    public void handle(KafkaRequest request, BrokerContext broker) {
+        CreateTopicsRequestData data = request.data();
+        Set<String> seen = new HashSet<>();
+        Set<String> duplicates = new LinkedHashSet<>();
+        for (CreatableTopic t : data.topics()) {
+            if (!seen.add(t.name())) {
+                duplicates.add(t.name());
+            }
+        }
+        CreateTopicsResponseData response = new CreateTopicsResponseData();
+        for (CreatableTopic t : data.topics()) {
+            if (!duplicates.contains(t.name())) {
+                response.topics().add(create(t, data.validateOnly(), broker));
+            }
+        }
+        for (String name : duplicates) {
+            response.topics().add(new CreatableTopicResult().setName(name)
+                    .setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Duplicate topic name."));
+        }
+        request.respond(response);
+    }
+
+    private static CreatableTopicResult create(CreatableTopic t, boolean validateOnly, BrokerContext broker) {
+        ClusterMetadata metadata = broker.cluster().metadata();
+        try {
+            throwIfCollides(t.name(), metadata);
+            if (metadata.topic(t.name()) != null) {
+                throw new TopicExistsException("Topic '" + t.name() + "' already exists.");
+            }
+            Map<String, String> configs = configs(t);
+            Topic topic = metadata.createTopic(t.name(), t.numPartitions(), t.replicationFactor(), assignments(t), configs,
+                    validateOnly);
+            CreatableTopicResult result = new CreatableTopicResult().setName(t.name()).setTopicId(topic.id())
+                    .setErrorCode(Errors.NONE.code())
+                    .setNumPartitions(topic.partitions().size())
+                    .setReplicationFactor((short) topic.replicationFactor())
+                    .setTopicConfigErrorCode(Errors.NONE.code());
+            List<CreatableTopicConfigs> resultConfigs = new ArrayList<>();
+            Map<String, Object> effective = TopicConfigs.effective(configs, metadata.controllerConfigs());
+            for (DescribeConfigsResourceResult e : DescribeConfigsHandler.topicEntries(configs, effective,
+                    metadata.controllerConfigs(), false, false)) {
+                resultConfigs.add(new CreatableTopicConfigs().setName(e.name()).setValue(e.value()).setReadOnly(e.readOnly())
+                        .setConfigSource(e.configSource()).setIsSensitive(e.isSensitive()));
+            }
+            return result.setConfigs(resultConfigs);
+        } catch (ApiException e) {
+            ApiError error = ApiError.fromThrowable(e);
+            return new CreatableTopicResult().setName(t.name()).setErrorCode(error.error().code())
+                    .setErrorMessage(error.message());
+        }
+    }
+
+    /**
+     * Kafka refuses a name that differs from an existing one only by '.' against '_', since their metric names clash.
+     *
+     * @throws InvalidTopicException naming the existing topic
+     */
+    private static void throwIfCollides(String name, ClusterMetadata metadata) {
+        org.apache.kafka.common.internals.Topic.validate(name);
+        if (!org.apache.kafka.common.internals.Topic.hasCollisionChars(name)) {
+            return;
+        }
+        for (Topic existing : metadata.topics()) {
+            if (!existing.name().equals(name) && org.apache.kafka.common.internals.Topic.hasCollision(name, existing.name())) {
+                throw new InvalidTopicException("Topic '" + name + "' collides with existing topic: " + existing.name());
+            }
+        }
+    }
+
+    /** @throws InvalidConfigurationException for a null, unknown or invalid value, with Kafka's message */
+    private static Map<String, String> configs(CreatableTopic t) {
+        Map<String, String> configs = new LinkedHashMap<>();
+        List<String> nulls = new ArrayList<>();
+        for (CreatableTopicConfig c : t.configs()) {
+            if (c.value() == null) {
+                nulls.add(c.name());
+            }
+            configs.put(c.name(), c.value());
+        }
+        if (!nulls.isEmpty()) {
+            throw new InvalidConfigurationException("Null value not supported for topic configs: " + String.join(",", nulls));
+        }
+        try {
+            // Kafka checks configs before replica assignments; ClusterMetadata would check them after.
+            TopicConfigs.validate(configs);
+        } catch (ConfigException e) {
+            throw new InvalidConfigurationException(e.getMessage());
+        }
+        return configs;
+    }
+
+    /**
+     * @throws InvalidReplicaAssignmentException for a partition assigned twice, or replica lists of different sizes
+     */
+    private static Map<Integer, List<Integer>> assignments(CreatableTopic t) {
+        Map<Integer, List<Integer>> assignments = new TreeMap<>();
+        for (CreatableReplicaAssignment a : t.assignments()) {
+            if (assignments.put(a.partitionIndex(), a.brokerIds()) != null) {
+                throw new InvalidReplicaAssignmentException("Found multiple manual partition assignments for partition "
+                        + a.partitionIndex());
+            }
+            int first = t.assignments().iterator().next().brokerIds().size();
+            if (a.brokerIds().size() != first) {
+                throw new InvalidReplicaAssignmentException("The manual partition assignment includes a partition with "
+                        + a.brokerIds().size() + " replica(s), but this is not consistent with previous partitions, which have "
+                        + first + " replica(s).");
+            }
+        }
+        return assignments;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.samsa.handler;
+
+import dev.samsa.cluster.ClusterMetadata;
+import dev.samsa.cluster.Topic;
+import dev.samsa.wire.KafkaRequest;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.message.DeleteTopicsRequestData;
+import org.apache.kafka.common.message.DeleteTopicsResponseData;
+import org.apache.kafka.common.message.DeleteTopicsResponseData.DeletableTopicResult;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ApiError;
+
+/**
+ * DeleteTopics v1-6, as Kafka's controller answers it: topics by name (topicNames before v6, topics with a name from
+ * v6) or by id (v6, topics with a null name). An unknown name gets UNKNOWN_TOPIC_OR_PARTITION, an unknown id
+ * UNKNOWN_TOPIC_ID; a name or id given twice (also an id and the name it maps to) INVALID_REQUEST, as does a topic
+ * with both name and id or neither. When the controller has delete.topic.enable=false the whole request fails with
+ * TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3). A deleted topic's logs are removed at once, so timeoutMs is
+ * not waited on. Results keep the request's order (Kafka shuffles them).
+ * Not implemented: controller mutation quotas (v5 THROTTLING_QUOTA_EXCEEDED), authorization.
+ */
+final class DeleteTopicsHandler implements ApiHandler {
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.DELETE_TOPICS;
+    }
+
+    @Override
+    public void handle(KafkaRequest request, BrokerContext broker) {
+        DeleteTopicsRequestData data = request.data();
+        ClusterMetadata metadata = broker.cluster().metadata();
+        if (!metadata.controllerConfigs().getBoolean("delete.topic.enable")) {
+            request.respondWithError(request.version() < 3 ? Errors.INVALID_REQUEST : Errors.TOPIC_DELETION_DISABLED);
+            return;
+        }
+        DeleteTopicsResponseData response = new DeleteTopicsResponseData();
+        Set<String> names = new LinkedHashSet<>();
+        Set<String> duplicateNames = new LinkedHashSet<>();
+        Set<Uuid> ids = new LinkedHashSet<>();
+        Set<Uuid> duplicateIds = new LinkedHashSet<>();
+        data.topicNames().forEach(name -> addOnce(name, names, duplicateNames));
+        for (DeleteTopicsRequestData.DeleteTopicState t : data.topics()) {
+            boolean noId = Uuid.ZERO_UUID.equals(t.topicId());
+            if (t.name() == null && noId) {
+                add(response, null, Uuid.ZERO_UUID, new ApiError(Errors.INVALID_REQUEST, "Neither topic name nor id were specified."));
+            } else if (t.name() == null) {
+                addOnce(t.topicId(), ids, duplicateIds);
+            } else if (noId) {
+                addOnce(t.name(), names, duplicateNames);
+            } else {
+                add(response, t.name(), t.topicId(), new ApiError(Errors.INVALID_REQUEST, "You may not specify both topic name and topic id."));
+            }
+        }
+        duplicateNames.forEach(n -> add(response, n, Uuid.ZERO_UUID, new ApiError(Errors.INVALID_REQUEST, "Duplicate topic name.")));
+        duplicateIds.forEach(id -> add(response, null, id, new ApiError(Errors.INVALID_REQUEST, "Duplicate topic id.")));
+
+        Map<Uuid, String> toDelete = new LinkedHashMap<>();
+        for (Uuid id : ids) {
+            Topic topic = metadata.topic(id);
+            if (topic == null) {
+                add(response, null, id, new ApiError(Errors.UNKNOWN_TOPIC_ID));
+            } else {
+                toDelete.put(id, topic.name());
+            }
+        }
+        for (String name : names) {
+            Topic topic = metadata.topic(name);
+            if (topic == null) {
+                add(response, name, Uuid.ZERO_UUID, new ApiError(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            } else if (toDelete.containsKey(topic.id())) {
+                toDelete.remove(topic.id());
+                add(response, name, topic.id(), new ApiError(Errors.INVALID_REQUEST,
+                        "The provided topic name maps to an ID that was already supplied."));
+            } else {
+                toDelete.put(topic.id(), name);
+            }
+        }
+        toDelete.forEach((id, name) -> {
+            try {
+                metadata.deleteTopic(name);
+                add(response, name, id, ApiError.NONE);
+            } catch (ApiException e) {
+                add(response, name, id, ApiError.fromThrowable(e));
+            }
+        });
+        request.respond(response);
+    }
+
+    private static <T> void addOnce(T key, Set<T> once, Set<T> duplicates) {
+        if (duplicates.contains(key) || !once.add(key)) {
+            duplicates.add(key);
+            once.remove(key);
+        }
+    }
+
+    private static void add(DeleteTopicsResponseData response, String name, Uuid id, ApiError error) {
+        response.responses().add(new DeletableTopicResult().setName(name).setTopicId(id)
+                .setErrorCode(error.error().code()).setErrorMessage(error.message()));
+    }
+}
