@@ -1,0 +1,83 @@
+package dev.samsa.log.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class MappedStoreTest {
+
+    @TempDir
+    Path tmp;
+
+    static Stream<MappedStoreFactory> factories() {
+        return Stream.of(MappedStores.chronicle(), MappedStores.jdk());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
+    void shouldReadAcrossChunkBoundariesAndAfterReopen(MappedStoreFactory stores) throws IOException {
+        byte[] data = new byte[3 * ChunkedMappedStore.CHUNK_SIZE + 17];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (i * 31 + 7);
+        }
+        Path file = tmp.resolve("big.log");
+        try (MappedStore store = stores.open(file)) {
+            ByteBuffer src = ByteBuffer.wrap(data);
+            store.write(1000, src);
+            assertThat(src.position()).as("source position untouched").isZero();
+            assertThat(store.read(1000, data.length).array()).isEqualTo(data);
+            assertThat(store.fileSize()).isGreaterThanOrEqualTo(1000L + data.length);
+        }
+        try (MappedStore store = stores.open(file)) {
+            assertThat(store.read(1000, data.length).array()).isEqualTo(data);
+            assertThat(store.read(store.fileSize() - 2, 4).array()).as("past the end reads as zero")
+                    .containsExactly(0, 0, 0, 0);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
+    void shouldZeroEverythingPastATruncation(MappedStoreFactory stores) throws IOException {
+        Path file = tmp.resolve("t.log");
+        try (MappedStore store = stores.open(file)) {
+            store.write(0, ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6}));
+            store.flush();
+            assertThat(store.flushedPosition()).isEqualTo(6);
+
+            store.truncate(2);
+
+            assertThat(store.flushedPosition()).isEqualTo(2);
+            assertThat(store.read(0, 6).array()).containsExactly(1, 2, 0, 0, 0, 0);
+        }
+        try (MappedStore store = stores.open(file)) {
+            store.truncate(1);
+            assertThat(store.read(0, 3).array()).containsExactly(1, 0, 0);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
+    void shouldNameTheFileWhenUsedAfterClose(MappedStoreFactory stores) throws IOException {
+        Path file = tmp.resolve("closed.log");
+        MappedStore store = stores.open(file);
+        store.close();
+        store.close();
+
+        assertThatThrownBy(() -> store.read(0, 1)).isInstanceOf(IOException.class).hasMessageContaining(file.toString());
+    }
+
+    @Test
+    void shouldDetectChronicleWhenTheJvmHasItsFlags() {
+        // Surefire runs with chronicle.jvm.flags, so the probe must succeed here.
+        assertThat(MappedStores.detect().name()).isEqualTo("chronicle");
+    }
+}
