@@ -51,6 +51,13 @@ public final class MappedStores {
         static final MappedStoreFactory FACTORY = probe();
 
         private static MappedStoreFactory probe() {
+            String missing = missingFlags();
+            if (!missing.isEmpty()) {
+                // Checked before chronicle is touched, since chronicle logs errors of its own when it fails.
+                LOG.info("Samsa stores logs with FileChannel.map because chronicle-bytes needs JVM flags this JVM"
+                        + " lacks; add these to use chronicle: {}", missing);
+                return JDK;
+            }
             Path file = null;
             try {
                 file = Files.createTempFile("samsa-chronicle-probe", ".bin");
@@ -71,6 +78,24 @@ public final class MappedStores {
             } finally {
                 deleteQuietly(file);
             }
+        }
+
+        /** The flags of {@link #CHRONICLE_JVM_FLAGS} this JVM was not started with, space-separated. */
+        private static String missingFlags() {
+            Module self = MappedStores.class.getModule();
+            StringBuilder missing = new StringBuilder();
+            for (String flag : CHRONICLE_JVM_FLAGS.split(" ")) {
+                String target = flag.substring(flag.indexOf('=') + 1, flag.lastIndexOf('='));
+                String moduleName = target.substring(0, target.indexOf('/'));
+                String packageName = target.substring(target.indexOf('/') + 1);
+                boolean granted = ModuleLayer.boot().findModule(moduleName)
+                        .map(m -> flag.startsWith("--add-opens") ? m.isOpen(packageName, self) : m.isExported(packageName, self))
+                        .orElse(false);
+                if (!granted) {
+                    missing.append(missing.length() == 0 ? "" : " ").append(flag);
+                }
+            }
+            return missing.toString();
         }
 
         private static void deleteQuietly(Path file) {
