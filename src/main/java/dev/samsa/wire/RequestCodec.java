@@ -5,6 +5,7 @@ import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -38,7 +39,7 @@ public final class RequestCodec {
         }
         AbstractRequest body;
         try {
-            body = AbstractRequest.parseRequest(header.apiKey(), header.apiVersion(), frame).request;
+            body = AbstractRequest.parseRequest(header.apiKey(), header.apiVersion(), new ByteBufferAccessor(frame)).request;
         } catch (RuntimeException e) {
             throw new InvalidRequestException("Malformed " + header.apiKey() + " v" + header.apiVersion() + " body: " + e.getMessage(), e);
         }
