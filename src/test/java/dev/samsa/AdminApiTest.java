@@ -2,11 +2,12 @@ package dev.samsa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -80,18 +81,26 @@ class AdminApiTest {
         assertThat(configs.get("retention.ms").source()).isEqualTo(ConfigSource.DYNAMIC_TOPIC_CONFIG);
         assertThat(configs.get("segment.bytes").source()).isEqualTo(ConfigSource.DEFAULT_CONFIG);
 
-        TopicDescription byName = admin.describeTopics(List.of("orders")).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS).get("orders");
+        TopicDescription byName = describe("orders");
         assertThat(byName.topicId()).isEqualTo(id);
         assertThat(byName.partitions()).hasSize(3).allSatisfy(p -> assertThat(p.replicas()).hasSize(2));
-        TopicDescription byId = admin.describeTopics(TopicCollection.ofTopicIds(List.of(id))).allTopicIds()
-                .get(TIMEOUT_S, TimeUnit.SECONDS).get(id);
-        assertThat(byId.name()).isEqualTo("orders");
         assertThat(admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS)).contains("orders");
     }
 
     @Test
+    void createdTopicIsDescribedById() throws Exception {
+        Uuid id = admin.createTopics(List.of(new NewTopic("by-id", 2, (short) 1))).topicId("by-id").get(TIMEOUT_S, TimeUnit.SECONDS);
+
+        TopicDescription byId = admin.describeTopics(TopicCollection.ofTopicIds(List.of(id))).allTopicIds()
+                .get(TIMEOUT_S, TimeUnit.SECONDS).get(id);
+
+        assertThat(byId.name()).isEqualTo("by-id");
+        assertThat(byId.partitions()).hasSize(2);
+    }
+
+    @Test
     void createTopicWithDefaultsUsesBrokerNumPartitions() throws Exception {
-        admin.createTopics(List.of(new NewTopic("defaults", java.util.Optional.empty(), java.util.Optional.empty())))
+        admin.createTopics(List.of(new NewTopic("defaults", Optional.empty(), Optional.empty())))
                 .all().get(TIMEOUT_S, TimeUnit.SECONDS);
 
         TopicDescription description = describe("defaults");
@@ -155,21 +164,29 @@ class AdminApiTest {
     }
 
     @Test
-    void listOffsetsFindsEarliestLatestByTimestampAndMaxTimestamp() throws Exception {
+    void listOffsetsFindsEarliestLatestAndMaxTimestamp() throws Exception {
         cluster.createTopic("timed", 1, 1);
-        // Offsets 0..3 carry timestamps +1000, +3000, +2000, +4000: not in offset order, as a producer may send them.
-        produce("timed", 1000, 3000, 2000, 4000);
+        // Offsets 0..3 carry timestamps +1000, +4000, +2000, +3000: not in offset order, as a producer may send them.
+        produce("timed", 1000, 4000, 2000, 3000);
         TopicPartition tp = new TopicPartition("timed", 0);
 
         assertThat(offset(tp, OffsetSpec.earliest()).offset()).isZero();
         assertThat(offset(tp, OffsetSpec.latest()).offset()).isEqualTo(4);
-        assertThat(offset(tp, OffsetSpec.forTimestamp(BASE_TIMESTAMP + 1500)).offset())
-                .as("the first record at or after the timestamp").isEqualTo(1);
-        assertThat(offset(tp, OffsetSpec.forTimestamp(BASE_TIMESTAMP + 5000)).offset())
-                .as("no record that late").isEqualTo(-1);
         ListOffsetsResultInfo max = offset(tp, OffsetSpec.maxTimestamp());
-        assertThat(max.offset()).isEqualTo(3);
+        assertThat(max.offset()).isEqualTo(1);
         assertThat(max.timestamp()).isEqualTo(BASE_TIMESTAMP + 4000);
+    }
+
+    @Test
+    void listOffsetsForTimestampFindsTheFirstRecordAtOrAfterIt() throws Exception {
+        cluster.createTopic("timed", 1, 1);
+        produce("timed", 1000, 4000, 2000, 3000);
+        TopicPartition tp = new TopicPartition("timed", 0);
+
+        ListOffsetsResultInfo found = offset(tp, OffsetSpec.forTimestamp(BASE_TIMESTAMP + 1500));
+        assertThat(found.offset()).as("offset 1 is the first whose timestamp is at least +1500").isEqualTo(1);
+        assertThat(found.timestamp()).isEqualTo(BASE_TIMESTAMP + 4000);
+        assertThat(offset(tp, OffsetSpec.forTimestamp(BASE_TIMESTAMP + 5000)).offset()).as("no record that late").isEqualTo(-1);
     }
 
     @Test
@@ -185,8 +202,8 @@ class AdminApiTest {
         assertThat(cleanup.source()).isEqualTo(ConfigSource.DYNAMIC_TOPIC_CONFIG);
         assertThat(cleanup.type()).isEqualTo(ConfigEntry.ConfigType.LIST);
         assertThat(cleanup.synonyms()).extracting(ConfigEntry.ConfigSynonym::name, ConfigEntry.ConfigSynonym::source)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("cleanup.policy", ConfigSource.DYNAMIC_TOPIC_CONFIG),
-                        org.assertj.core.groups.Tuple.tuple("log.cleanup.policy", ConfigSource.DEFAULT_CONFIG));
+                .containsExactly(tuple("cleanup.policy", ConfigSource.DYNAMIC_TOPIC_CONFIG),
+                        tuple("log.cleanup.policy", ConfigSource.DEFAULT_CONFIG));
         ConfigEntry retention = config.get("retention.ms");
         assertThat(retention.value()).isEqualTo("604800000");
         assertThat(retention.source()).isEqualTo(ConfigSource.DEFAULT_CONFIG);
@@ -300,7 +317,7 @@ class AdminApiTest {
         assertThat(all).as("-1 means the high watermark").isEqualTo(10);
     }
 
-    private TopicDescription describe(String topic) throws ExecutionException, InterruptedException, java.util.concurrent.TimeoutException {
+    private TopicDescription describe(String topic) throws Exception {
         return admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS).get(topic);
     }
 
