@@ -55,9 +55,10 @@ final class MetadataHandler implements ApiHandler {
 
     private static MetadataResponseTopic lookup(MetadataRequestData.MetadataRequestTopic requested, ClusterMetadata metadata,
                                                 boolean autoCreate) {
-        if (requested.name() == null) {
-            Uuid id = requested.topicId();
-            Topic topic = id == null ? null : metadata.topic(id);
+        Uuid id = requested.topicId();
+        boolean byId = id != null && !Uuid.ZERO_UUID.equals(id);
+        if (requested.name() == null || requested.name().isEmpty() && byId) {
+            Topic topic = byId ? metadata.topic(id) : null;
             if (topic == null) {
                 return new MetadataResponseTopic().setTopicId(id).setErrorCode(Errors.UNKNOWN_TOPIC_ID.code());
             }

@@ -38,7 +38,13 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
 
     @Override
     void writeInChunk(long position, ByteBuffer src, int offset, int length) throws IOException {
-        chunk(chunkOf(position)).write(position, src, offset, length);
+        // Chronicle's ByteBuffer write ignores a heap buffer's arrayOffset, and produce requests hand us slices of
+        // the request frame; going through the array with the offset made explicit writes the right bytes.
+        if (src.hasArray()) {
+            chunk(chunkOf(position)).write(position, src.array(), src.arrayOffset() + offset, length);
+        } else {
+            chunk(chunkOf(position)).write(position, src, offset, length);
+        }
     }
 
     @Override

@@ -46,6 +46,23 @@ class MappedStoreTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("factories")
+    void shouldWriteTheBytesOfASliceNotOfItsBackingArray(MappedStoreFactory stores) throws IOException {
+        // Produce requests hand the log a slice of the request frame: position 0 of the slice is deep in the array.
+        byte[] frame = new byte[100];
+        for (int i = 0; i < frame.length; i++) {
+            frame[i] = (byte) i;
+        }
+        ByteBuffer slice = ByteBuffer.wrap(frame, 40, 20).slice();
+        try (MappedStore store = stores.open(tmp.resolve("slice.log"))) {
+            store.write(0, slice);
+            byte[] expected = new byte[20];
+            System.arraycopy(frame, 40, expected, 0, 20);
+            assertThat(store.read(0, 20).array()).isEqualTo(expected);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
     void shouldZeroEverythingPastATruncation(MappedStoreFactory stores) throws IOException {
         Path file = tmp.resolve("t.log");
         try (MappedStore store = stores.open(file)) {
