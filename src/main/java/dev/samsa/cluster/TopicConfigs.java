@@ -41,7 +41,7 @@ public final class TopicConfigs {
         define("preallocate", "log.preallocate", Type.BOOLEAN, false, null);
         define("retention.bytes", "log.retention.bytes", Type.LONG, -1L, null);
         define("retention.ms", "log.retention.ms", Type.LONG, 604_800_000L, Range.atLeast(-1));
-        define("segment.bytes", "log.segment.bytes", Type.INT, 1_073_741_824, Range.atLeast(14));
+        define("segment.bytes", "log.segment.bytes", Type.INT, 1_073_741_824, Range.atLeast(1024 * 1024));
         define("segment.index.bytes", "log.index.size.max.bytes", Type.INT, 10_485_760, Range.atLeast(4));
         define("segment.jitter.ms", "log.roll.jitter.ms", Type.LONG, 0L, Range.atLeast(0));
         define("segment.ms", "log.roll.ms", Type.LONG, 604_800_000L, Range.atLeast(1));
