@@ -53,7 +53,7 @@ class MidBatchFetchTest {
             TopicPartition tp = new TopicPartition(topic, 0);
             consumer.assign(List.of(tp));
             consumer.seek(tp, offset);
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> {
                 consumer.poll(Duration.ofMillis(100)).forEach(received::add);
                 return received.size() >= expected;
             });

@@ -85,7 +85,7 @@ class ProduceConsumeTest {
             TopicPartition tp = new TopicPartition(topic, 0);
             consumer.assign(List.of(tp));
             consumer.seek(tp, 0);
-            await().atMost(Duration.ofSeconds(60)).until(() -> {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(1)).until(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(received::add);
                 return received.size() >= RECORDS;
             });
