@@ -80,6 +80,10 @@ public final class KafkaCluster implements AutoCloseable {
                 Map<String, String> configs = new LinkedHashMap<>(builder.brokerConfigs);
                 configs.put("broker.id", Integer.toString(id));
                 configs.putIfAbsent("offsets.topic.replication.factor", Integer.toString(Math.min(3, builder.brokers)));
+                if (builder.clock.isManual()) {
+                    // Clients stamp records with wall time; a manual clock set in the past must not call them future.
+                    configs.putIfAbsent("log.message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE));
+                }
                 BrokerConfigs brokerConfigs = new BrokerConfigs(configs, clusterDefaults);
                 BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(random), handlers);
                 int port = builder.basePort == 0 ? 0 : builder.basePort + id - 1;

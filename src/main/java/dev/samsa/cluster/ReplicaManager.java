@@ -69,9 +69,28 @@ public final class ReplicaManager {
         }
         PartitionLog log = partition.log(brokerId);
         LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpoch(), cluster.nowMs());
+        scheduleFlush(partition, brokerId, log);
         if (partition.maybeAdvanceHighWatermark()) {
             cluster.purgatory().checkAndComplete(tp);
         }
         return info;
+    }
+
+    /**
+     * flush.ms: unflushed appends are forced to disk once they are that old in cluster time, which is what a power
+     * loss keeps. (flush.messages is counted by the log itself.)
+     */
+    void scheduleFlush(Partition partition, int brokerId, PartitionLog log) {
+        long flushMs = log.config().flushMs();
+        String key = "flush-" + partition.topicPartition() + "-on-" + brokerId;
+        if (flushMs == Long.MAX_VALUE || log.unflushedMessages() == 0 || cluster.scheduler().isScheduled(key)) {
+            return;
+        }
+        long due = Math.max(cluster.nowMs(), log.lastFlushMs() + flushMs);
+        cluster.scheduler().schedule(key, due, () -> {
+            if (cluster.metadata().partition(partition.topicPartition()) == partition && partition.log(brokerId) == log) {
+                log.flush(cluster.nowMs());
+            }
+        });
     }
 }

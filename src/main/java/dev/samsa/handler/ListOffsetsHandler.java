@@ -72,7 +72,7 @@ final class ListOffsetsHandler implements ApiHandler {
         PartitionLog log = partition.log(brokerId);
         long highWatermark = partition.highWatermark();
         if (timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP || timestamp == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
-            return Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), -1));
+            return Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), log.epochForOffset(log.logStartOffset()).orElse(-1)));
         }
         if (timestamp == ListOffsetsRequest.LATEST_TIMESTAMP) {
             return Optional.of(new TimestampAndOffset(-1, highWatermark, log.latestEpoch().orElse(-1)));

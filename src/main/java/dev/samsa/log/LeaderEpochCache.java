@@ -35,6 +35,18 @@ final class LeaderEpochCache {
         epochs.put(epoch, startOffset);
     }
 
+    /** The epoch of the leader that wrote {@code offset}: the largest epoch starting at or before it. */
+    OptionalInt epochForOffset(long offset) {
+        OptionalInt found = OptionalInt.empty();
+        for (Map.Entry<Integer, Long> e : epochs.entrySet()) {
+            if (e.getValue() > offset) {
+                break;
+            }
+            found = OptionalInt.of(e.getKey());
+        }
+        return found;
+    }
+
     OptionalInt latestEpoch() {
         return epochs.isEmpty() ? OptionalInt.empty() : OptionalInt.of(epochs.lastKey());
     }

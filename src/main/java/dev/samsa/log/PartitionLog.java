@@ -381,6 +381,11 @@ public final class PartitionLog implements AutoCloseable {
         return lastFlushMs;
     }
 
+    /** The leader epoch of the batch holding {@code offset}, as ListOffsets reports it for the earliest offset. */
+    public OptionalInt epochForOffset(long offset) {
+        return epochs.epochForOffset(offset);
+    }
+
     public OptionalInt latestEpoch() {
         return epochs.latestEpoch();
     }
