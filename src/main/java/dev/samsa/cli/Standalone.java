@@ -19,6 +19,10 @@ public final class Standalone {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        // This process owns its logging: keep chronicle's start-up chatter out of the way of the ready line.
+        if (System.getProperty("org.slf4j.simpleLogger.log.net.openhft") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.net.openhft", "warn");
+        }
         KafkaCluster.Builder builder;
         try {
             builder = parse(args);
