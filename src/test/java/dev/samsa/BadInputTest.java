@@ -5,11 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,7 +14,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
@@ -36,7 +31,6 @@ import org.apache.kafka.common.record.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.record.SimpleRecord;
 import org.apache.kafka.common.record.TimestampType;
-import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.MetadataResponse;
@@ -44,7 +38,6 @@ import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.RequestUtils;
-import org.apache.kafka.common.requests.ResponseHeader;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -60,7 +53,6 @@ class BadInputTest {
 
     private static final String CANARY = "bad-input-canary";
     private static final String TARGET = "bad-input-target";
-    private static final AtomicInteger CORRELATION_IDS = new AtomicInteger(1);
     private static final List<String> UNCAUGHT = new CopyOnWriteArrayList<>();
 
     private static Thread.UncaughtExceptionHandler previousHandler;
@@ -105,79 +97,68 @@ class BadInputTest {
         new Random(42).nextBytes(garbage);
         garbage[0] = 0x7F; // api key 0x7FFF: unknown
         garbage[1] = (byte) 0xFF;
-        try (Socket socket = rawSocket()) {
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            out.writeInt(garbage.length);
-            out.write(garbage);
-            out.flush();
-            awaitClosedByBroker(socket);
+        try (RawConnection connection = connect()) {
+            connection.writeFrame(ByteBuffer.wrap(garbage));
+            awaitClosedByBroker(connection);
         }
     }
 
     @Test
     void aTwoGibibyteLengthPrefixClosesThatConnectionWithoutAllocatingIt() throws Exception {
-        try (Socket socket = rawSocket()) {
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            out.writeInt(0x7FFFFFFF);
-            out.flush();
-            awaitClosedByBroker(socket);
+        try (RawConnection connection = connect()) {
+            connection.writeInt(0x7FFFFFFF);
+            awaitClosedByBroker(connection);
         }
     }
 
     @Test
     void aNegativeLengthPrefixClosesThatConnection() throws Exception {
-        try (Socket socket = rawSocket()) {
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            out.writeInt(-1);
-            out.flush();
-            awaitClosedByBroker(socket);
+        try (RawConnection connection = connect()) {
+            connection.writeInt(-1);
+            awaitClosedByBroker(connection);
         }
     }
 
     @Test
     void aFrameCutShortClosesThatConnection() throws Exception {
-        try (Socket socket = rawSocket()) {
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            out.writeInt(100);
-            out.write(new byte[10]);
-            out.flush();
-            socket.shutdownOutput();
-            awaitClosedByBroker(socket);
+        try (RawConnection connection = connect()) {
+            connection.writeInt(100);
+            connection.writeRaw(new byte[10]);
+            connection.shutdownOutput();
+            awaitClosedByBroker(connection);
         }
     }
 
     @Test
     void anUnsupportedVersionOfAKnownApiClosesThatConnection() throws Exception {
-        RequestHeader header = new RequestHeader(ApiKeys.METADATA, (short) 99, "bad-input-test", CORRELATION_IDS.getAndIncrement());
-        ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(), new MetadataRequestData(), (short) 12);
-        try (Socket socket = rawSocket()) {
-            writeFrame(socket, frame);
-            awaitClosedByBroker(socket);
+        try (RawConnection connection = connect()) {
+            RequestHeader header = connection.nextHeader(ApiKeys.METADATA, (short) 99);
+            connection.writeFrame(RequestUtils.serialize(header.data(), header.headerVersion(), new MetadataRequestData(), (short) 12));
+            awaitClosedByBroker(connection);
         }
     }
 
     @Test
     void aBodyThatDoesNotParseClosesThatConnection() throws Exception {
-        RequestHeader header = new RequestHeader(ApiKeys.METADATA, (short) 12, "bad-input-test", CORRELATION_IDS.getAndIncrement());
-        ByteBuffer headerOnly = RequestUtils.serialize(header.data(), header.headerVersion(), new MetadataRequestData(), (short) 12);
-        ByteBuffer truncated = ByteBuffer.wrap(new byte[header.size() + 1]);
-        truncated.put(headerOnly.array(), headerOnly.arrayOffset(), header.size()).put((byte) 0x7F).flip();
-        try (Socket socket = rawSocket()) {
-            writeFrame(socket, truncated);
-            awaitClosedByBroker(socket);
+        try (RawConnection connection = connect()) {
+            RequestHeader header = connection.nextHeader(ApiKeys.METADATA, (short) 12);
+            ByteBuffer headerOnly = RequestUtils.serialize(header.data(), header.headerVersion(), new MetadataRequestData(), (short) 12);
+            ByteBuffer truncated = ByteBuffer.wrap(new byte[header.size() + 1]);
+            truncated.put(headerOnly.array(), headerOnly.arrayOffset(), header.size()).put((byte) 0x7F).flip();
+            connection.writeFrame(truncated);
+            awaitClosedByBroker(connection);
         }
     }
 
     @Test
     void anApiVersionsRequestOfAnUnknownVersionIsAnsweredWithUnsupportedVersionAndTheApiList() throws Exception {
-        int correlationId = CORRELATION_IDS.getAndIncrement();
-        RequestHeader header = new RequestHeader(ApiKeys.API_VERSIONS, (short) 127, "bad-input-test", correlationId);
         ApiVersionsRequestData body = new ApiVersionsRequestData().setClientSoftwareName("bad-input-test")
                 .setClientSoftwareVersion("1.0");
-        try (Socket socket = rawSocket()) {
-            writeFrame(socket, RequestUtils.serialize(header.data(), header.headerVersion(), body, (short) 3));
-            ByteBuffer answer = readFrame(socket);
-            assertThat(answer.getInt()).as("correlation id of response header v0").isEqualTo(correlationId);
+        try (RawConnection connection = connect()) {
+            RequestHeader header = connection.nextHeader(ApiKeys.API_VERSIONS, (short) 127);
+            connection.writeFrame(RequestUtils.serialize(header.data(), header.headerVersion(), body, (short) 3));
+            ByteBuffer answer = connection.readFrame();
+            assertThat(answer.getInt()).as("correlation id of response header v0").isEqualTo(header.correlationId());
             ApiVersionsResponse response = ApiVersionsResponse.parse(new ByteBufferAccessor(answer), (short) 0);
             assertThat(response.data().errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
             assertThat(response.data().apiKeys()).isNotEmpty();
@@ -189,11 +170,8 @@ class BadInputTest {
     void aWellFormedRequestOnARawSocketGetsACorrectAnswer() throws Exception {
         short version = 12;
         MetadataRequest request = new MetadataRequest.Builder(List.of(CANARY), false).build(version);
-        int correlationId = CORRELATION_IDS.getAndIncrement();
-        RequestHeader header = new RequestHeader(ApiKeys.METADATA, version, "bad-input-test", correlationId);
-        try (Socket socket = rawSocket()) {
-            writeFrame(socket, request.serializeWithHeader(header));
-            MetadataResponse response = (MetadataResponse) readResponse(socket, header);
+        try (RawConnection connection = connect()) {
+            MetadataResponse response = connection.send(request);
             assertThat(response.brokers()).extracting(Node::id, Node::port).contains(tuple(1, cluster.broker(1).port()));
             MetadataResponse.TopicMetadata topic = response.topicMetadata().iterator().next();
             assertThat(topic.topic()).isEqualTo(CANARY);
@@ -227,9 +205,10 @@ class BadInputTest {
         ProduceRequestData data = produceData(MemoryRecords.readableRecords(bytes));
         short version = 11;
         ProduceRequest request = ProduceRequest.builder(data).build(version);
-        RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, version, "bad-input-test", CORRELATION_IDS.getAndIncrement());
-        assertThat(produceOverRawSocket(request.serializeWithHeader(header), header).errorCode())
-                .isEqualTo(Errors.CORRUPT_MESSAGE.code());
+        try (RawConnection connection = connect()) {
+            ProduceResponse response = connection.send(request);
+            assertThat(onlyPartition(response).errorCode()).isEqualTo(Errors.CORRUPT_MESSAGE.code());
+        }
     }
 
     @Test
@@ -239,10 +218,13 @@ class BadInputTest {
         builder.append(System.currentTimeMillis(), "key".getBytes(StandardCharsets.UTF_8), "old".getBytes(StandardCharsets.UTF_8));
         ProduceRequestData data = produceData(builder.build());
         short version = 11;
-        RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, version, "bad-input-test", CORRELATION_IDS.getAndIncrement());
-        // ProduceRequest.Builder refuses magic v1 on the client side, so the data is serialized as it stands.
-        ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(), data, version);
-        assertThat(produceOverRawSocket(frame, header).errorCode()).isEqualTo(Errors.INVALID_RECORD.code());
+        try (RawConnection connection = connect()) {
+            RequestHeader header = connection.nextHeader(ApiKeys.PRODUCE, version);
+            // ProduceRequest.Builder refuses magic v1 on the client side, so the data is serialized as it stands.
+            connection.writeFrame(RequestUtils.serialize(header.data(), header.headerVersion(), data, version));
+            ProduceResponse response = connection.receive(header);
+            assertThat(onlyPartition(response).errorCode()).isEqualTo(Errors.INVALID_RECORD.code());
+        }
     }
 
     private static ProduceRequestData produceData(MemoryRecords records) {
@@ -253,62 +235,17 @@ class BadInputTest {
         return data;
     }
 
-    /** Sends one produce request and returns the answer for the only partition; the connection must stay open. */
-    private static PartitionProduceResponse produceOverRawSocket(ByteBuffer frame, RequestHeader header) throws IOException {
-        try (Socket socket = rawSocket()) {
-            writeFrame(socket, frame);
-            ProduceResponse response = (ProduceResponse) readResponse(socket, header);
-            return response.data().responses().iterator().next().partitionResponses().get(0);
-        }
+    /** The answer for the only partition of a produce request; the connection stayed open to carry it. */
+    private static PartitionProduceResponse onlyPartition(ProduceResponse response) {
+        return response.data().responses().iterator().next().partitionResponses().get(0);
     }
 
-    private static Socket rawSocket() throws IOException {
-        Socket socket = new Socket("127.0.0.1", cluster.broker(1).port());
-        socket.setSoTimeout(10_000);
-        return socket;
+    private static RawConnection connect() throws IOException {
+        return RawConnection.connect(cluster.broker(1));
     }
 
-    private static void writeFrame(Socket socket, ByteBuffer payload) throws IOException {
-        DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-        out.writeInt(payload.remaining());
-        out.write(payload.array(), payload.arrayOffset() + payload.position(), payload.remaining());
-        out.flush();
-    }
-
-    /** One whole response frame, its 4-byte size stripped. */
-    private static ByteBuffer readFrame(Socket socket) throws IOException {
-        DataInputStream in = new DataInputStream(socket.getInputStream());
-        byte[] frame = new byte[in.readInt()];
-        in.readFully(frame);
-        return ByteBuffer.wrap(frame);
-    }
-
-    private static AbstractResponse readResponse(Socket socket, RequestHeader request) throws IOException {
-        ByteBuffer frame = readFrame(socket);
-        short version = request.apiVersion();
-        ResponseHeader header = ResponseHeader.parse(frame, request.apiKey().responseHeaderVersion(version));
-        assertThat(header.correlationId()).isEqualTo(request.correlationId());
-        return AbstractResponse.parseResponse(request.apiKey(), new ByteBufferAccessor(frame), version);
-    }
-
-    private static void awaitClosedByBroker(Socket socket) throws IOException {
-        socket.setSoTimeout(100);
-        awaiting().until(() -> closedByPeer(socket));
-    }
-
-    /** True once the broker closed the socket; a byte of answer instead is a failure, silence means "not yet". */
-    private static boolean closedByPeer(Socket socket) {
-        try {
-            int b = socket.getInputStream().read();
-            if (b >= 0) {
-                throw new AssertionError("The broker answered (first byte " + b + ") instead of closing the connection");
-            }
-            return true;
-        } catch (SocketTimeoutException e) {
-            return false;
-        } catch (IOException e) {
-            return true; // reset by the broker
-        }
+    private static void awaitClosedByBroker(RawConnection connection) {
+        awaiting().until(connection::closedByPeer);
     }
 
     /** Awaitility would otherwise swap in its own default uncaught-exception handler while it waits. */
