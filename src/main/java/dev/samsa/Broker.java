@@ -1,41 +1,189 @@
 package dev.samsa;
 
+import dev.samsa.cluster.ClusterState;
+import dev.samsa.cluster.Controller;
+import dev.samsa.handler.BrokerContext;
+import dev.samsa.handler.FetchSessionCache;
+import dev.samsa.handler.Handlers;
 import dev.samsa.network.Listener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 
-/** A handle on one broker of a running cluster. Broker ids start at 1. */
+/**
+ * A handle on one broker of a running cluster, and the faults a test applies to it. Broker ids start at 1.
+ *
+ * <p>{@link #crash()} is a process crash: connections drop, in-memory state (fetch sessions, follower progress) is
+ * lost, the mapped log files survive. {@link #powerLoss()} also loses every byte written since the last flush.
+ * {@link #shutdown()} is a controlled shutdown that moves leadership away first. {@link #restart()} brings the
+ * broker back on the same port, recovers its logs and lets its replicas catch up and rejoin the ISR.
+ */
 public final class Broker {
 
     private final int id;
-    private final Listener listener;
+    private final String name;
+    private final ClusterState state;
+    private final Handlers handlers;
+    private final int maxRequestBytes;
+    private final int port;
+    private volatile Listener listener;
 
-    Broker(int id, Listener listener) {
+    Broker(int id, String name, int port, ClusterState state, Handlers handlers, int maxRequestBytes) throws IOException {
         this.id = id;
-        this.listener = listener;
+        this.name = name;
+        this.state = state;
+        this.handlers = handlers;
+        this.maxRequestBytes = maxRequestBytes;
+        this.listener = listen(port);
+        this.port = listener.port();
+    }
+
+    private Listener listen(int port) throws IOException {
+        // A fresh context: fetch sessions are memory, and memory does not survive a crash.
+        BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(state.random()), handlers);
+        return new Listener(name, port, handlers.dispatcherFor(context), maxRequestBytes);
     }
 
     public int id() {
         return id;
     }
 
+    /** The port, the same across restarts: clients cache broker addresses. */
     public int port() {
-        return listener.port();
+        return port;
     }
 
     public String address() {
-        return "127.0.0.1:" + port();
+        return "127.0.0.1:" + port;
+    }
+
+    public boolean isRunning() {
+        return listener != null;
+    }
+
+    /** Kills the broker process: see the class comment. */
+    public void crash() {
+        stop(Controller.Stop.CRASH);
+    }
+
+    /** Cuts the power: like {@link #crash()}, and unflushed bytes are lost, possibly in the middle of a batch. */
+    public void powerLoss() {
+        stop(Controller.Stop.POWER_LOSS);
+    }
+
+    /** Controlled shutdown: leadership moves to other in-sync replicas first, then the broker stops cleanly. */
+    public void shutdown() {
+        stop(Controller.Stop.SHUTDOWN);
+    }
+
+    private synchronized void stop(Controller.Stop how) {
+        if (listener == null) {
+            throw new IllegalStateException("Broker " + id + " is not running; restart() it first");
+        }
+        if (how != Controller.Stop.SHUTDOWN) {
+            listener.close();
+        }
+        state.loop().call(() -> {
+            state.controller().brokerStopped(id, how, state.random());
+            return null;
+        });
+        listener.close();
+        listener = null;
+    }
+
+    /**
+     * Starts a stopped broker again on the same port.
+     *
+     * @throws IllegalStateException if it is running
+     */
+    public synchronized void restart() {
+        if (listener != null) {
+            throw new IllegalStateException("Broker " + id + " is running; crash(), powerLoss() or shutdown() it first");
+        }
+        try {
+            listener = listen(port);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Broker " + id + " cannot listen on its port " + port + " again", e);
+        }
+        state.loop().call(() -> {
+            state.faults().heal(id);
+            state.controller().brokerStarted(id);
+            return null;
+        });
+    }
+
+    /** Cuts this broker off from clients and from the other brokers (and so from the controller). */
+    public void isolate() {
+        isolate(true, true);
+    }
+
+    /** Clients cannot connect; replication and the controller are not affected. */
+    public void isolateFromClients() {
+        isolate(true, false);
+    }
+
+    /**
+     * Replication to and from this broker stops and the controller fences it: its leaderships move to in-sync
+     * replicas and it leaves every ISR. Clients can still connect to it.
+     */
+    public void isolateFromBrokers() {
+        isolate(false, true);
+    }
+
+    private synchronized void isolate(boolean fromClients, boolean fromBrokers) {
+        requireRunning();
+        if (fromClients) {
+            listener.refuseClients(true);
+        }
+        state.loop().call(() -> {
+            state.faults().isolate(id, fromClients, fromBrokers);
+            state.timeline().record("FaultApplied", "isolate broker=" + id + (fromClients ? " from clients" : "")
+                    + (fromBrokers ? " from brokers" : ""));
+            if (fromBrokers) {
+                state.controller().brokerStopped(id, Controller.Stop.FENCED, state.random());
+            }
+            return null;
+        });
+    }
+
+    /** Ends every isolation of this broker; it rejoins as follower and catches up. */
+    public synchronized void heal() {
+        requireRunning();
+        listener.refuseClients(false);
+        state.loop().call(() -> {
+            boolean wasFenced = state.faults().isIsolatedFromBrokers(id);
+            state.faults().heal(id);
+            state.timeline().record("FaultHealed", "isolation of broker=" + id);
+            if (wasFenced) {
+                state.controller().brokerStarted(id);
+            }
+            return null;
+        });
     }
 
     /** Drops every client connection of this broker; clients reconnect. */
     public void dropConnections() {
-        listener.closeConnections();
+        Listener l = listener;
+        if (l != null) {
+            l.closeConnections();
+            state.loop().execute(() -> state.timeline().record("FaultApplied", "dropped client connections of broker=" + id));
+        }
     }
 
-    void close() {
-        listener.close();
+    private void requireRunning() {
+        if (listener == null) {
+            throw new IllegalStateException("Broker " + id + " is not running");
+        }
+    }
+
+    synchronized void close() {
+        if (listener != null) {
+            listener.close();
+            listener = null;
+        }
     }
 
     @Override
     public String toString() {
-        return "broker " + id + " at " + address();
+        return "broker " + id + " at " + address() + (isRunning() ? "" : " (stopped)");
     }
 }

@@ -7,12 +7,9 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.DelayedOperations;
 import dev.samsa.cluster.ProducerIdManager;
 import dev.samsa.event.Timeline;
-import dev.samsa.handler.BrokerContext;
-import dev.samsa.handler.FetchSessionCache;
 import dev.samsa.handler.Handlers;
 import dev.samsa.log.store.MappedStoreFactory;
 import dev.samsa.log.store.MappedStores;
-import dev.samsa.network.Listener;
 import dev.samsa.time.ClusterClock;
 import dev.samsa.time.ClusterLoop;
 import java.io.IOException;
@@ -62,7 +59,7 @@ public final class KafkaCluster implements AutoCloseable {
         this.dataDirectory = builder.dataDirectory != null ? builder.dataDirectory : createTempDirectory();
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
         this.loop = new ClusterLoop(name + "-loop", builder.clock);
-        Timeline timeline = new Timeline(builder.clock::milliseconds);
+        Timeline timeline = new Timeline(builder.clock::milliseconds, ClusterClock::wallMillis);
         Random random = new Random(seed);
         MappedStoreFactory stores = builder.stores != null ? builder.stores : MappedStores.detect();
         List<Broker> started = new ArrayList<>();
@@ -70,10 +67,10 @@ public final class KafkaCluster implements AutoCloseable {
             this.state = loop.call(() -> {
                 ClusterMetadata metadata = new ClusterMetadata(dataDirectory, stores, random, timeline, builder.clock::milliseconds);
                 return new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()), new ProducerIdManager(metadata),
-                        timeline, random, new java.util.EnumMap<>(org.apache.kafka.common.protocol.ApiKeys.class));
+                        timeline, random, new java.util.EnumMap<>(org.apache.kafka.common.protocol.ApiKeys.class),
+                        new dev.samsa.fault.FaultState());
             });
-            timeline.record("ClusterStarted", "seed=" + seed + " brokers=" + builder.brokers + " dir=" + dataDirectory
-                    + " store=" + stores.name());
+            timeline.record("ClusterStarted", "seed=" + seed + " brokers=" + builder.brokers);
             Handlers handlers = Handlers.standard();
             Map<String, String> clusterDefaults = new HashMap<>();
             for (int id = 1; id <= builder.brokers; id++) {
@@ -85,16 +82,15 @@ public final class KafkaCluster implements AutoCloseable {
                     configs.putIfAbsent("log.message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE));
                 }
                 BrokerConfigs brokerConfigs = new BrokerConfigs(configs, clusterDefaults);
-                BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(random), handlers);
                 int port = builder.basePort == 0 ? 0 : builder.basePort + id - 1;
-                Listener listener = new Listener(name + "-broker-" + id, port, handlers.dispatcherFor(context),
+                Broker broker = new Broker(id, name + "-broker-" + id, port, state, handlers,
                         brokerConfigs.getInt("socket.request.max.bytes"));
-                Broker broker = new Broker(id, listener);
                 started.add(broker);
                 int brokerId = id;
+                String rack = builder.racks.get(id);
                 loop.call(() -> {
-                    state.metadata().registerBroker(new BrokerInfo(brokerId, "127.0.0.1", listener.port(), null), brokerConfigs);
-                    timeline.record("BrokerStarted", broker.toString());
+                    state.metadata().registerBroker(new BrokerInfo(brokerId, "127.0.0.1", broker.port(), rack), brokerConfigs);
+                    timeline.record("BrokerStarted", "broker=" + brokerId);
                     return null;
                 });
             }
@@ -196,6 +192,22 @@ public final class KafkaCluster implements AutoCloseable {
         return loop.call(() -> state.purgatory().parked());
     }
 
+    /** A live view of one partition: leader, ISR, high watermark, each replica's log end offset. */
+    public PartitionView partition(String topic, int partition) {
+        return new PartitionView(loop, state, topic, partition);
+    }
+
+    /** Faults applied to the cluster as a whole; per-broker faults are on {@link #broker(int)}. */
+    public Faults faults() {
+        return new Faults(this, loop, state);
+    }
+
+    /** Cuts the power of every broker at once, then brings them all back in id order. */
+    public void powerLossAndRestart() {
+        brokers.forEach(Broker::powerLoss);
+        brokers.forEach(Broker::restart);
+    }
+
     public ClusterClock clock() {
         return loop.clock();
     }
@@ -262,6 +274,7 @@ public final class KafkaCluster implements AutoCloseable {
         private Path dataDirectory;
         private int basePort;
         private MappedStoreFactory stores;
+        private final Map<Integer, String> racks = new HashMap<>();
 
         private Builder() {
         }
@@ -305,6 +318,12 @@ public final class KafkaCluster implements AutoCloseable {
 
         public Builder topic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
             topics.add(new TopicSpec(name, partitions, replicationFactor, Map.copyOf(configs)));
+            return this;
+        }
+
+        /** Puts broker {@code brokerId} in {@code rack}, as broker.rack does. */
+        public Builder rack(int brokerId, String rack) {
+            racks.put(brokerId, rack);
             return this;
         }
 

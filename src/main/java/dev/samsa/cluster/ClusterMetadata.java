@@ -47,6 +47,7 @@ public final class ClusterMetadata {
     private final java.util.function.LongSupplier clock;
     private final String clusterId;
     private final Map<Integer, BrokerInfo> brokers = new TreeMap<>();
+    private final java.util.Set<Integer> alive = new java.util.TreeSet<>();
     private final Map<Integer, BrokerConfigs> brokerConfigs = new HashMap<>();
     private final Map<String, Topic> topics = new TreeMap<>();
     private final Map<Uuid, Topic> topicsById = new HashMap<>();
@@ -67,16 +68,34 @@ public final class ClusterMetadata {
 
     /** The lowest live broker id acts as controller. */
     public int controllerId() {
-        return brokers.isEmpty() ? -1 : brokers.keySet().iterator().next();
+        return alive.isEmpty() ? -1 : alive.iterator().next();
     }
 
     public void registerBroker(BrokerInfo broker, BrokerConfigs configs) {
         brokers.put(broker.id(), broker);
         brokerConfigs.put(broker.id(), configs);
+        alive.add(broker.id());
     }
 
+    /** Brokers that are up and reachable by the controller; what Metadata and DescribeCluster list. */
     public Collection<BrokerInfo> liveBrokers() {
-        return brokers.values();
+        return alive.stream().map(brokers::get).toList();
+    }
+
+    public boolean isAlive(int brokerId) {
+        return alive.contains(brokerId);
+    }
+
+    void markAlive(int brokerId, boolean up) {
+        if (up) {
+            alive.add(brokerId);
+        } else {
+            alive.remove(brokerId);
+        }
+    }
+
+    public Collection<Integer> brokerIds() {
+        return brokers.keySet();
     }
 
     public BrokerConfigs brokerConfigs(int brokerId) {
@@ -142,12 +161,12 @@ public final class ClusterMetadata {
             if (rf <= 0) {
                 throw new InvalidReplicationFactorException("Replication factor must be larger than 0, or -1 to use the default value.");
             }
-            if (rf > brokers.size()) {
+            if (rf > alive.size()) {
                 throw new InvalidReplicationFactorException("Unable to replicate the partition " + rf
                         + " time(s): The target replication factor of " + rf + " cannot be reached because only "
-                        + brokers.size() + " broker(s) are registered.");
+                        + alive.size() + " broker(s) are registered.");
             }
-            replicas = ReplicaPlacement.assign(new ArrayList<>(brokers.keySet()), count, rf, 0, random);
+            replicas = ReplicaPlacement.assign(new ArrayList<>(alive), count, rf, 0, random);
         }
         try {
             TopicConfigs.validate(configs);
@@ -207,7 +226,7 @@ public final class ClusterMetadata {
             assignments.forEach(this::validateAssignment);
             replicas = assignments;
         } else {
-            replicas = ReplicaPlacement.assign(new ArrayList<>(brokers.keySet()), newCount - current,
+            replicas = ReplicaPlacement.assign(new ArrayList<>(alive), newCount - current,
                     topic.replicationFactor(), current, random);
         }
         if (validateOnly) {
@@ -286,15 +305,22 @@ public final class ClusterMetadata {
     private void addPartition(Topic topic, List<Integer> replicas) {
         Partition partition = new Partition(topic, topic.partitions().size(), replicas);
         topic.addPartition(partition);
+        int epoch = 0;
+        long highWatermark = Long.MAX_VALUE;
         for (int broker : replicas) {
-            if (brokers.containsKey(broker)) {
-                partition.attachLog(broker, openLog(topic, partition, broker));
+            if (alive.contains(broker)) {
+                PartitionLog log = openLog(topic, partition, broker);
+                partition.attachLog(broker, log);
+                epoch = Math.max(epoch, log.latestEpoch().orElse(0));
+                highWatermark = Math.min(highWatermark, log.logEndOffset());
             }
         }
-        partition.resetHighWatermark(partition.leaderLog() == null ? 0 : partition.leaderLog().logEndOffset());
+        // A reopened cluster keeps the epoch its logs were written in, and trusts only what every replica has.
+        partition.setLeader(replicas.get(0), epoch);
+        partition.resetHighWatermark(highWatermark == Long.MAX_VALUE ? 0 : highWatermark);
     }
 
-    private PartitionLog openLog(Topic topic, Partition partition, int broker) {
+    PartitionLog openLog(Topic topic, Partition partition, int broker) {
         Path dir = dataDir.resolve("broker-" + broker).resolve(topic.name() + "-" + partition.index());
         try {
             return PartitionLog.open(dir, logConfig(topic, broker), stores, clock.getAsLong());

@@ -1,6 +1,7 @@
 package dev.samsa.cluster;
 
 import dev.samsa.event.Timeline;
+import dev.samsa.fault.FaultState;
 import dev.samsa.time.ClusterLoop;
 import dev.samsa.time.Scheduler;
 import java.util.Random;
@@ -11,7 +12,16 @@ import java.util.Random;
  */
 public record ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
                            ProducerIdManager producerIds, Timeline timeline, Random random,
-                           java.util.Map<org.apache.kafka.common.protocol.ApiKeys, Long> requestCounts) {
+                           java.util.Map<org.apache.kafka.common.protocol.ApiKeys, Long> requestCounts,
+                           FaultState faults) {
+
+    public Controller controller() {
+        return new Controller(this);
+    }
+
+    public ReplicaFetcher fetcher() {
+        return new ReplicaFetcher(this);
+    }
 
     /** Requests handled per API since start, for tests and benchmarks. */
     public java.util.Map<org.apache.kafka.common.protocol.ApiKeys, Long> requestCounts() {

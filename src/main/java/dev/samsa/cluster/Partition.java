@@ -1,20 +1,36 @@
 package dev.samsa.cluster;
 
 import dev.samsa.log.PartitionLog;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * One partition: its replicas, leader, leader epoch and ISR, and the log of each replica. With one replica the high
- * watermark is the leader's log end offset; replication moves it otherwise. Owned by the cluster loop.
+ * One partition as the controller and its leader see it: replicas, leader, leader epoch, ISR, high watermark, the log
+ * of each replica whose broker is up, and the leader's view of each follower. Owned by the cluster loop.
+ *
+ * <p>Leader -1 means offline: no replica that may lead is up. The high watermark is the smallest log end offset among
+ * the ISR and never goes back while a leader stays.
  */
 public final class Partition {
+
+    /** What the leader knows of one follower. */
+    static final class FollowerState {
+        /** Cluster time at which this follower last had everything the leader had. */
+        long lastCaughtUpMs;
+        /** The leader epoch this follower has reconciled its log with (truncation by OffsetForLeaderEpoch). */
+        int reconciledEpoch = -1;
+    }
 
     private final Topic topic;
     private final int index;
     private final TopicPartition topicPartition;
     private final List<Integer> replicas;
-    private final java.util.Map<Integer, PartitionLog> logs = new java.util.HashMap<>();
+    private final Map<Integer, PartitionLog> logs = new HashMap<>();
+    private final Map<Integer, FollowerState> followers = new HashMap<>();
     private int leader;
     private int leaderEpoch;
     private List<Integer> isr;
@@ -27,6 +43,9 @@ public final class Partition {
         this.replicas = List.copyOf(replicas);
         this.leader = replicas.get(0);
         this.isr = List.copyOf(replicas);
+        for (int r : replicas) {
+            followers.put(r, new FollowerState());
+        }
     }
 
     public Topic topic() {
@@ -49,6 +68,10 @@ public final class Partition {
         return leader;
     }
 
+    public boolean isOnline() {
+        return leader >= 0;
+    }
+
     public int leaderEpoch() {
         return leaderEpoch;
     }
@@ -61,32 +84,60 @@ public final class Partition {
         return highWatermark;
     }
 
+    /** The log of the replica on {@code brokerId}, or null while that broker is down. */
     public PartitionLog log(int brokerId) {
         return logs.get(brokerId);
     }
 
     public PartitionLog leaderLog() {
-        return logs.get(leader);
+        return leader < 0 ? null : logs.get(leader);
     }
 
     void attachLog(int brokerId, PartitionLog log) {
         logs.put(brokerId, log);
     }
 
-    java.util.Collection<PartitionLog> logs() {
+    PartitionLog detachLog(int brokerId) {
+        return logs.remove(brokerId);
+    }
+
+    Collection<PartitionLog> logs() {
         return logs.values();
+    }
+
+    FollowerState follower(int brokerId) {
+        return followers.get(brokerId);
+    }
+
+    List<Integer> followers() {
+        List<Integer> out = new ArrayList<>(replicas);
+        out.remove(Integer.valueOf(leader));
+        return out;
+    }
+
+    void setLeader(int leader, int leaderEpoch) {
+        this.leader = leader;
+        this.leaderEpoch = leaderEpoch;
+    }
+
+    void setIsr(List<Integer> isr) {
+        this.isr = List.copyOf(isr);
     }
 
     /** Recomputes the high watermark as the smallest log end offset of the ISR; returns true if it moved. */
     boolean maybeAdvanceHighWatermark() {
-        long min = Long.MAX_VALUE;
+        PartitionLog leaderLog = leaderLog();
+        if (leaderLog == null) {
+            return false;
+        }
+        long min = leaderLog.logEndOffset();
         for (int replica : isr) {
             PartitionLog log = logs.get(replica);
             if (log != null) {
                 min = Math.min(min, log.logEndOffset());
             }
         }
-        if (min != Long.MAX_VALUE && min > highWatermark) {
+        if (min > highWatermark) {
             highWatermark = min;
             return true;
         }

@@ -38,6 +38,25 @@ public final class ReplicaManager {
         return partition;
     }
 
+    /**
+     * What an acks=all produce waiting for {@code requiredOffset} answers now: null while it must wait; otherwise
+     * NONE, or NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR shrank below min.insync.replicas meanwhile, or
+     * NOT_LEADER_OR_FOLLOWER when leadership moved.
+     */
+    public org.apache.kafka.common.protocol.Errors acksAllOutcome(int brokerId, TopicPartition tp, long requiredOffset) {
+        Partition partition = cluster.metadata().partition(tp);
+        if (partition == null || partition.leader() != brokerId) {
+            return org.apache.kafka.common.protocol.Errors.NOT_LEADER_OR_FOLLOWER;
+        }
+        if (partition.highWatermark() < requiredOffset) {
+            return null;
+        }
+        int minIsr = (Integer) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("min.insync.replicas");
+        return partition.isr().size() < minIsr
+                ? org.apache.kafka.common.protocol.Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND
+                : org.apache.kafka.common.protocol.Errors.NONE;
+    }
+
     /** Kafka's check of the epoch a client believes current: -1 means "no opinion". */
     public static void checkLeaderEpoch(Partition partition, int currentLeaderEpoch) {
         if (currentLeaderEpoch < 0) {
@@ -71,7 +90,10 @@ public final class ReplicaManager {
         LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpoch(), cluster.nowMs());
         scheduleFlush(partition, brokerId, log);
         if (partition.maybeAdvanceHighWatermark()) {
-            cluster.purgatory().checkAndComplete(tp);
+            cluster.controller().highWatermarkMoved(partition);
+        }
+        if (partition.replicas().size() > 1) {
+            cluster.fetcher().replicateSoon(partition);
         }
         return info;
     }

@@ -93,6 +93,11 @@ public final class FetchSessionCache {
                 if (!incremental || must) {
                     out.put(tp, data);
                 }
+                if (incremental && c != null && data.records() != null && data.records().sizeInBytes() > 0) {
+                    // As Kafka does: a partition that just got data goes last, so no partition hogs the response.
+                    cached.remove(tp);
+                    cached.put(tp, c);
+                }
             });
             return out;
         }
@@ -133,6 +138,11 @@ public final class FetchSessionCache {
                 c.request = pd;
             }
         });
+        if (session.partitions.isEmpty()) {
+            // Kafka closes a session left with nothing to fetch and answers as a sessionless fetch.
+            sessions.remove(session.id);
+            return new Context(Errors.NONE, FetchMetadata.INVALID_SESSION_ID, false, new LinkedHashMap<>(), null);
+        }
         session.epoch = FetchMetadata.nextEpoch(session.epoch);
         LinkedHashMap<TopicIdPartition, FetchRequest.PartitionData> toRead = new LinkedHashMap<>();
         session.partitions.forEach((tp, c) -> toRead.put(tp, c.request));

@@ -68,12 +68,31 @@ public final class Handlers {
             public void dispatch(KafkaRequest request) {
                 ApiHandler handler = handlers.get(request.apiKey());
                 try {
-                    broker.cluster().loop().execute(() -> handle(handler, request, broker));
+                    broker.cluster().loop().execute(() -> handleWithFaults(handler, request, broker));
                 } catch (IllegalStateException closed) {
                     request.closeConnection("the broker is shutting down");
                 }
             }
         };
+    }
+
+    /** Injected failures answer before the handler runs; added latency delays the handling in wall time. */
+    private static void handleWithFaults(ApiHandler handler, KafkaRequest request, BrokerContext broker) {
+        org.apache.kafka.common.protocol.Errors injected = broker.cluster().faults().takeFailure(request.apiKey());
+        if (injected != null) {
+            broker.cluster().requestCounts().merge(request.apiKey(), 1L, Long::sum);
+            broker.cluster().timeline().record("FaultInjected", request.apiKey() + " to broker=" + broker.brokerId()
+                    + " answered " + injected);
+            request.respondWithError(injected.exception());
+            return;
+        }
+        long latency = broker.cluster().faults().latencyMs(broker.brokerId());
+        if (latency > 0) {
+            broker.cluster().scheduler().scheduleWall(broker.cluster().faults().nextDelayKey(), latency,
+                    () -> handle(handler, request, broker));
+        } else {
+            handle(handler, request, broker);
+        }
     }
 
     private static void handle(ApiHandler handler, KafkaRequest request, BrokerContext broker) {

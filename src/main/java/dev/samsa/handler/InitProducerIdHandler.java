@@ -8,9 +8,10 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.RecordBatch;
 
 /**
- * InitProducerId v0-6 for idempotent producers: a fresh producer id with epoch 0, or, when the producer names its
- * current id and epoch (v3+, KIP-360), the same id with the epoch bumped (a new id once the epoch is exhausted).
- * Transactional ids need the transaction coordinator, which is not implemented: they get NOT_COORDINATOR.
+ * InitProducerId v0-6 for idempotent producers: always a fresh producer id with epoch 0, as Kafka's coordinator
+ * does when there is no transactional id (the client bumps its epoch itself); a request naming only one of producer
+ * id and epoch gets INVALID_REQUEST. Transactional ids need the transaction coordinator, which is not implemented:
+ * they get NOT_COORDINATOR.
  */
 final class InitProducerIdHandler implements ApiHandler {
 
@@ -27,13 +28,12 @@ final class InitProducerIdHandler implements ApiHandler {
             request.respond(response.setErrorCode(Errors.NOT_COORDINATOR.code()));
             return;
         }
-        long producerId = data.producerId();
-        short epoch = data.producerEpoch();
-        if (producerId != RecordBatch.NO_PRODUCER_ID && epoch >= 0 && epoch < Short.MAX_VALUE - 1) {
-            response.setProducerId(producerId).setProducerEpoch((short) (epoch + 1));
-        } else {
-            response.setProducerId(broker.cluster().producerIds().nextProducerId()).setProducerEpoch((short) 0);
+        boolean namesId = data.producerId() != RecordBatch.NO_PRODUCER_ID;
+        boolean namesEpoch = data.producerEpoch() != RecordBatch.NO_PRODUCER_EPOCH;
+        if (namesId != namesEpoch) {
+            request.respond(response.setErrorCode(Errors.INVALID_REQUEST.code()));
+            return;
         }
-        request.respond(response);
+        request.respond(response.setProducerId(broker.cluster().producerIds().nextProducerId()).setProducerEpoch((short) 0));
     }
 }

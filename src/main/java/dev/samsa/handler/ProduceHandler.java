@@ -1,7 +1,6 @@
 package dev.samsa.handler;
 
 import dev.samsa.cluster.DelayedOperation;
-import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.Topic;
 import dev.samsa.log.LogAppendInfo;
 import dev.samsa.wire.KafkaRequest;
@@ -118,8 +117,7 @@ final class ProduceHandler implements ApiHandler {
         @Override
         public boolean tryComplete() {
             for (Map.Entry<TopicPartition, Long> e : requiredOffsets.entrySet()) {
-                Partition p = broker.cluster().metadata().partition(e.getKey());
-                if (p != null && p.leader() == broker.brokerId() && p.highWatermark() < e.getValue()) {
+                if (broker.replicaManager().acksAllOutcome(broker.brokerId(), e.getKey(), e.getValue()) == null) {
                     return false;
                 }
             }
@@ -129,12 +127,10 @@ final class ProduceHandler implements ApiHandler {
         @Override
         protected void onComplete() {
             for (Map.Entry<TopicPartition, Long> e : requiredOffsets.entrySet()) {
-                Partition p = broker.cluster().metadata().partition(e.getKey());
-                PartitionProduceResponse pr = results.get(e.getKey());
-                if (p == null || p.leader() != broker.brokerId()) {
-                    pr.setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code()).setBaseOffset(-1);
-                } else if (p.highWatermark() < e.getValue()) {
-                    pr.setErrorCode(Errors.REQUEST_TIMED_OUT.code()).setBaseOffset(-1);
+                Errors outcome = broker.replicaManager().acksAllOutcome(broker.brokerId(), e.getKey(), e.getValue());
+                Errors error = outcome == null ? Errors.REQUEST_TIMED_OUT : outcome;
+                if (error != Errors.NONE) {
+                    results.get(e.getKey()).setErrorCode(error.code()).setBaseOffset(-1);
                 }
             }
             request.respond(response);

@@ -464,6 +464,19 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /**
+     * Empties the log and starts it again at {@code offset}: what a follower does when its leader no longer has the
+     * records it would need to catch up from where it is.
+     */
+    public void resetTo(long offset) {
+        checkOpen();
+        try {
+            truncateFullyAndStartAt(offset);
+        } catch (IOException e) {
+            throw storageError("restart at offset " + offset, e);
+        }
+    }
+
     private void truncateFullyAndStartAt(long offset) throws IOException {
         for (LogSegment segment : segments.values()) {
             segment.deleteFiles();

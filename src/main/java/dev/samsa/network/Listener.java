@@ -23,6 +23,7 @@ public final class Listener implements AutoCloseable {
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile boolean closed;
+    private volatile boolean refusing;
 
     /**
      * Binds {@code port} on 127.0.0.1 (0 for an ephemeral one).
@@ -55,6 +56,10 @@ public final class Listener implements AutoCloseable {
         while (!closed) {
             try {
                 Socket socket = server.accept();
+                if (refusing) {
+                    socket.close();
+                    continue;
+                }
                 socket.setTcpNoDelay(true);
                 String connectionName = name + "-conn-" + connectionIds.incrementAndGet();
                 Connection[] holder = new Connection[1];
@@ -72,6 +77,14 @@ public final class Listener implements AutoCloseable {
                     log.warn("{} failed to accept a connection: {}", name, e.toString());
                 }
             }
+        }
+    }
+
+    /** While refusing, every new connection is closed at once and the current ones are dropped. */
+    public void refuseClients(boolean refuse) {
+        refusing = refuse;
+        if (refuse) {
+            closeConnections();
         }
     }
 

@@ -1,0 +1,221 @@
+package dev.samsa.cluster;
+
+import dev.samsa.log.PartitionLog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The controller's decisions, as KRaft's controller makes them: leader election (clean from the ISR, unclean when
+ * allowed), ISR shrink and expand, and what happens to partitions when a broker stops or comes back. Every decision
+ * is an event on the timeline. Stateless: the state lives in {@link Partition} and {@link ClusterMetadata}.
+ */
+public final class Controller {
+
+    /** How a broker stopped. */
+    public enum Stop {
+        /** Process crash: in-memory state lost, mapped files (the page cache) kept. */
+        CRASH,
+        /** Power loss: like a crash, and every byte written since the last flush is gone, possibly mid-batch. */
+        POWER_LOSS,
+        /** Controlled shutdown: leadership moves away first, logs are flushed and closed. */
+        SHUTDOWN,
+        /** Cut off from the controller: treated as gone, but the process and its logs live on. */
+        FENCED
+    }
+
+    private final ClusterState cluster;
+
+    Controller(ClusterState cluster) {
+        this.cluster = cluster;
+    }
+
+    static String lagTimerKey(Partition partition, int follower) {
+        return "isr-lag-" + partition.topicPartition() + "-" + follower;
+    }
+
+    private List<Partition> partitionsWithReplicaOn(int brokerId) {
+        List<Partition> out = new ArrayList<>();
+        for (Topic topic : cluster.metadata().topics()) {
+            for (Partition p : topic.partitions()) {
+                if (p.replicas().contains(brokerId)) {
+                    out.add(p);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Takes a broker out: new leaders for what it led, out of every ISR, its logs closed as {@code how} says. */
+    public void brokerStopped(int brokerId, Stop how, Random random) {
+        cluster.metadata().markAlive(brokerId, false);
+        cluster.timeline().record("BrokerStopped", "broker=" + brokerId + " how=" + how);
+        for (Partition p : partitionsWithReplicaOn(brokerId)) {
+            if (p.leader() == brokerId) {
+                elect(p, brokerId, how == Stop.SHUTDOWN ? "controlled shutdown of broker " + brokerId : "broker " + brokerId + " stopped");
+            } else {
+                removeFromIsr(p, brokerId, "broker " + brokerId + " stopped");
+            }
+            cluster.scheduler().cancel(lagTimerKey(p, brokerId));
+            p.follower(brokerId).reconciledEpoch = -1;
+            PartitionLog log = how == Stop.FENCED ? null : p.detachLog(brokerId);
+            if (log != null) {
+                switch (how) {
+                    case POWER_LOSS -> log.closeWithPowerLoss(random.nextInt(64));
+                    case SHUTDOWN -> {
+                        log.flush(cluster.nowMs());
+                        log.close();
+                    }
+                    case CRASH, FENCED -> log.close();
+                }
+            }
+        }
+    }
+
+    /** Brings a broker back: its logs recovered from disk, its replicas followers that reconcile and catch up. */
+    public void brokerStarted(int brokerId) {
+        cluster.metadata().markAlive(brokerId, true);
+        cluster.timeline().record("BrokerStarted", "broker=" + brokerId);
+        List<Partition> partitions = partitionsWithReplicaOn(brokerId);
+        for (Partition p : partitions) {
+            if (p.log(brokerId) == null) {
+                p.attachLog(brokerId, cluster.metadata().openLog(p.topic(), p, brokerId));
+            }
+            p.follower(brokerId).reconciledEpoch = -1;
+        }
+        for (Partition p : partitions) {
+            if (!p.isOnline()) {
+                elect(p, -1, "broker " + brokerId + " started");
+            }
+            cluster.fetcher().replicateSoon(p);
+        }
+    }
+
+    /**
+     * Chooses a leader for {@code partition} among live replicas other than {@code leaving}: the first in replica
+     * order that is in the ISR; else, if unclean.leader.election.enable, the first live replica; else none (offline).
+     */
+    public void elect(Partition partition, int leaving, String reason) {
+        List<Integer> isr = new ArrayList<>(partition.isr());
+        int chosen = -1;
+        boolean unclean = false;
+        for (int r : partition.replicas()) {
+            if (r != leaving && isr.contains(r) && canLead(partition, r)) {
+                chosen = r;
+                break;
+            }
+        }
+        if (chosen < 0 && uncleanAllowed(partition)) {
+            for (int r : partition.replicas()) {
+                if (r != leaving && canLead(partition, r)) {
+                    chosen = r;
+                    unclean = true;
+                    break;
+                }
+            }
+        }
+        List<Integer> newIsr = new ArrayList<>();
+        if (unclean) {
+            newIsr.add(chosen);
+        } else {
+            for (int r : isr) {
+                if (r != leaving && cluster.metadata().isAlive(r)) {
+                    newIsr.add(r);
+                }
+            }
+            if (newIsr.isEmpty()) {
+                // Kafka never empties the ISR: the last member stays, so that only it may lead cleanly again.
+                newIsr.add(isr.isEmpty() ? leaving : isr.get(isr.size() - 1));
+            }
+        }
+        int oldLeader = partition.leader();
+        partition.setLeader(chosen, partition.leaderEpoch() + 1);
+        partition.setIsr(newIsr);
+        PartitionLog leaderLog = partition.leaderLog();
+        if (leaderLog != null && partition.highWatermark() > leaderLog.logEndOffset()) {
+            partition.resetHighWatermark(leaderLog.logEndOffset());
+        }
+        for (int r : partition.replicas()) {
+            if (r != chosen) {
+                partition.follower(r).lastCaughtUpMs = cluster.nowMs();
+            }
+        }
+        cluster.timeline().record(unclean ? "UncleanLeaderElected" : "LeaderChanged", partition.topicPartition() + " leader="
+                + oldLeader + "->" + chosen + " epoch=" + partition.leaderEpoch() + " isr=" + newIsr + " reason=" + reason);
+        if (partition.isOnline()) {
+            partition.maybeAdvanceHighWatermark();
+            cluster.fetcher().replicateSoon(partition);
+        }
+        cluster.purgatory().checkAndComplete(partition.topicPartition());
+    }
+
+    private boolean canLead(Partition partition, int broker) {
+        return cluster.metadata().isAlive(broker) && partition.log(broker) != null;
+    }
+
+    private boolean uncleanAllowed(Partition partition) {
+        int brokerId = cluster.metadata().controllerId();
+        if (brokerId < 0) {
+            return false;
+        }
+        return (Boolean) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("unclean.leader.election.enable");
+    }
+
+    void maybeExpandIsr(Partition partition, int follower) {
+        if (partition.isr().contains(follower) || !cluster.metadata().isAlive(follower)) {
+            return;
+        }
+        List<Integer> isr = new ArrayList<>(partition.isr());
+        isr.add(follower);
+        partition.setIsr(isr);
+        cluster.timeline().record("IsrExpanded", partition.topicPartition() + " isr=" + isr + " added=" + follower);
+    }
+
+    void removeFromIsr(Partition partition, int follower, String reason) {
+        if (!partition.isr().contains(follower) || partition.isr().size() == 1) {
+            return;
+        }
+        List<Integer> isr = new ArrayList<>(partition.isr());
+        isr.remove(Integer.valueOf(follower));
+        partition.setIsr(isr);
+        cluster.timeline().record("IsrShrunk", partition.topicPartition() + " isr=" + isr + " removed=" + follower
+                + " reason=" + reason);
+        if (partition.maybeAdvanceHighWatermark()) {
+            highWatermarkMoved(partition);
+        }
+        cluster.purgatory().checkAndComplete(partition.topicPartition());
+    }
+
+    /**
+     * A follower stopped fetching (paused, or cut off from its leader): it leaves the ISR once it has not been caught
+     * up for more than replica.lag.time.max.ms of cluster time, as Kafka's leader decides.
+     */
+    public void followerStalled(Partition partition, int follower) {
+        Partition.FollowerState state = partition.follower(follower);
+        PartitionLog leaderLog = partition.leaderLog();
+        PartitionLog followerLog = partition.log(follower);
+        if (leaderLog != null && followerLog != null && followerLog.logEndOffset() == leaderLog.logEndOffset()) {
+            state.lastCaughtUpMs = cluster.nowMs();
+        }
+        long maxLag = cluster.metadata().brokerConfigs(Math.max(partition.leader(), 1)).getLong("replica.lag.time.max.ms");
+        cluster.scheduler().schedule(lagTimerKey(partition, follower), state.lastCaughtUpMs + maxLag + 1, () -> {
+            if (partition.isOnline() && partition.leader() != follower && !cluster.fetcher().fetch(partition, follower)
+                    && !caughtUp(partition, follower)) {
+                removeFromIsr(partition, follower, "not caught up for more than replica.lag.time.max.ms=" + maxLag);
+            }
+        });
+    }
+
+    private boolean caughtUp(Partition partition, int follower) {
+        PartitionLog leaderLog = partition.leaderLog();
+        PartitionLog followerLog = partition.log(follower);
+        return leaderLog != null && followerLog != null && followerLog.logEndOffset() == leaderLog.logEndOffset()
+                && !cluster.faults().isPaused(partition.topicPartition(), follower);
+    }
+
+    void highWatermarkMoved(Partition partition) {
+        cluster.timeline().recordCoalesced("HighWatermark", partition.topicPartition().toString(),
+                partition.topicPartition() + " hw=" + partition.highWatermark());
+        cluster.purgatory().checkAndComplete(partition.topicPartition());
+    }
+}
