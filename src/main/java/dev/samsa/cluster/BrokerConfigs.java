@@ -27,6 +27,7 @@ public final class BrokerConfigs {
         define("delete.topic.enable", Type.BOOLEAN, "true");
         define("group.initial.rebalance.delay.ms", Type.INT, "0");
         define("group.max.session.timeout.ms", Type.INT, "1800000");
+        define("group.max.size", Type.INT, "2147483647");
         define("group.min.session.timeout.ms", Type.INT, "6000");
         define("num.partitions", Type.INT, "1");
         define("offsets.retention.minutes", Type.INT, "10080");

@@ -1,0 +1,95 @@
+package dev.samsa.group;
+
+import dev.samsa.event.Timeline;
+import dev.samsa.group.classic.ClassicGroup;
+import dev.samsa.log.LogReadInfo;
+import dev.samsa.log.PartitionLog;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.Record;
+
+/**
+ * The groups and committed offsets of one {@code __consumer_offsets} partition, held by the broker that leads it and
+ * rebuilt from that broker's replica of the partition when it takes over. Owned by the cluster loop.
+ */
+final class CoordinatorShard {
+
+    final int partition;
+    final int brokerId;
+    final Map<String, ClassicGroup> groups = new TreeMap<>();
+    final Map<String, Map<TopicPartition, CommittedOffset>> offsets = new HashMap<>();
+
+    CoordinatorShard(int partition, int brokerId) {
+        this.partition = partition;
+        this.brokerId = brokerId;
+    }
+
+    Map<TopicPartition, CommittedOffset> offsets(String groupId) {
+        return offsets.getOrDefault(groupId, Map.of());
+    }
+
+    void putOffset(String groupId, TopicPartition tp, CommittedOffset offset) {
+        offsets.computeIfAbsent(groupId, g -> new LinkedHashMap<>()).put(tp, offset);
+    }
+
+    void removeOffset(String groupId, TopicPartition tp) {
+        Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
+        if (m != null) {
+            m.remove(tp);
+            if (m.isEmpty()) {
+                offsets.remove(groupId);
+            }
+        }
+    }
+
+    /** Replays the whole log, last record per key wins; groups come back Empty, as after a coordinator failover. */
+    static CoordinatorShard load(int partition, int brokerId, PartitionLog log, Timeline timeline, long nowMs) {
+        CoordinatorShard shard = new CoordinatorShard(partition, brokerId);
+        Map<String, GroupRecords.GroupMetadata> metadata = new HashMap<>();
+        Map<String, Long> metadataTime = new HashMap<>();
+        long next = log.logStartOffset();
+        long end = log.logEndOffset();
+        int records = 0;
+        while (next < end) {
+            LogReadInfo info = log.read(next, 1 << 20, end, true);
+            long before = next;
+            for (MutableRecordBatch batch : info.records().batches()) {
+                for (Record r : batch) {
+                    if (r.key() == null) {
+                        continue;
+                    }
+                    GroupRecords.Decoded d = GroupRecords.decode(r);
+                    records++;
+                    if (d.partition() != null) {
+                        if (d.tombstone()) {
+                            shard.removeOffset(d.groupId(), d.partition());
+                        } else {
+                            shard.putOffset(d.groupId(), d.partition(), d.offset());
+                        }
+                    } else if (d.tombstone()) {
+                        metadata.remove(d.groupId());
+                    } else {
+                        metadata.put(d.groupId(), d.group());
+                        metadataTime.put(d.groupId(), r.timestamp());
+                    }
+                }
+                next = batch.nextOffset();
+            }
+            if (next == before) {
+                break;
+            }
+        }
+        metadata.forEach((groupId, m) -> shard.groups.put(groupId,
+                ClassicGroup.loaded(groupId, m.protocolType(), m.generationId(), timeline, Math.min(nowMs, metadataTime.get(groupId)))));
+        for (String groupId : shard.offsets.keySet()) {
+            shard.groups.computeIfAbsent(groupId, g -> ClassicGroup.loaded(g, null, 0, timeline, nowMs));
+        }
+        timeline.record("CoordinatorLoaded", "__consumer_offsets-" + partition + " on broker " + brokerId + " groups="
+                + shard.groups.keySet() + " records=" + records);
+        return shard;
+    }
+}

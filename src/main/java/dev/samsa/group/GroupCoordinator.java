@@ -1,0 +1,346 @@
+package dev.samsa.group;
+
+import dev.samsa.cluster.BrokerConfigs;
+import dev.samsa.cluster.ClusterState;
+import dev.samsa.cluster.Partition;
+import dev.samsa.cluster.ReplicaManager;
+import dev.samsa.cluster.Topic;
+import dev.samsa.group.classic.ClassicGroup;
+import dev.samsa.group.classic.ClassicGroupConfig;
+import dev.samsa.group.classic.ClassicGroupContext;
+import dev.samsa.group.classic.ClassicGroupLiveness;
+import dev.samsa.group.classic.ClassicGroupState;
+import dev.samsa.group.classic.ClassicGroups;
+import dev.samsa.group.classic.JoinRequest;
+import dev.samsa.group.classic.JoinResult;
+import dev.samsa.group.classic.SyncResult;
+import dev.samsa.log.PartitionLog;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.InvalidSessionTimeoutException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.NotCoordinatorException;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * The group coordinator of the whole cluster: it routes a group to its {@code __consumer_offsets} partition
+ * ({@code abs(groupId.hashCode()) % offsets.topic.num.partitions}, Kafka's rule), whose leader is the group's
+ * coordinator; holds one {@link CoordinatorShard} per partition, built from the leader's replica when that broker takes
+ * over ({@link #onElection}) or lazily on the first request; and hands requests to the classic protocol
+ * ({@link ClassicGroups}) and the offsets ({@link OffsetStore}). Every state change it makes is appended to the
+ * partition's log through {@link ReplicaManager#appendAsLeader}. Owned by the cluster loop; takes no locks.
+ *
+ * <p>The KIP-848 consumer protocol (ConsumerGroupHeartbeat) would sit beside {@link ClassicGroups} as a second group
+ * kind in the shard; it is not implemented.
+ */
+public final class GroupCoordinator {
+
+    public static final String OFFSETS_TOPIC = "__consumer_offsets";
+    static final int NEW_MEMBER_JOIN_TIMEOUT_MS = 5 * 60 * 1000;
+
+    private final ClusterState cluster;
+    private final Map<Integer, CoordinatorShard> shards = new HashMap<>();
+    private final ClassicGroups classic;
+    private final OffsetStore offsets;
+    private int configBroker = -1;
+
+    public GroupCoordinator(ClusterState cluster) {
+        this.cluster = cluster;
+        this.classic = new ClassicGroups(new ClassicGroupContext(cluster.scheduler(), this::groupOrNull, this::classicConfig,
+                () -> new UUID(cluster.random().nextLong(), cluster.random().nextLong()).toString(), this::onGenerationChange));
+        this.offsets = new OffsetStore(this);
+    }
+
+    ClusterState cluster() {
+        return cluster;
+    }
+
+    // ---- routing
+
+    public int partitionFor(String groupId) {
+        return Utils.abs(groupId.hashCode()) % configs(-1).getInt("offsets.topic.num.partitions");
+    }
+
+    /**
+     * FindCoordinator: the leader of the group's offsets partition, creating {@code __consumer_offsets} on first need.
+     *
+     * @throws CoordinatorNotAvailableException when the topic cannot be created or the partition has no leader
+     */
+    public int findCoordinator(int brokerId, String groupId) {
+        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
+        if (topic == null) {
+            BrokerConfigs c = configs(brokerId);
+            try {
+                topic = cluster.metadata().createTopic(OFFSETS_TOPIC, c.getInt("offsets.topic.num.partitions"),
+                        c.getInt("offsets.topic.replication.factor"), Map.of(), Map.of("cleanup.policy", "compact"), false);
+            } catch (ApiException e) {
+                throw new CoordinatorNotAvailableException("Cannot create " + OFFSETS_TOPIC + ": " + e.getMessage());
+            }
+        }
+        Partition p = topic.partition(Utils.abs(groupId.hashCode()) % topic.partitions().size());
+        if (p == null || p.leader() < 0) {
+            throw new CoordinatorNotAvailableException("The coordinator partition of group " + groupId + " has no leader");
+        }
+        return p.leader();
+    }
+
+    /**
+     * The shard of {@code groupId} if {@code brokerId} coordinates it, loading it on first use.
+     *
+     * @throws CoordinatorNotAvailableException before {@code __consumer_offsets} exists
+     * @throws NotCoordinatorException when another broker leads the group's partition
+     */
+    CoordinatorShard shardFor(int brokerId, String groupId) {
+        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
+        if (topic == null) {
+            throw new CoordinatorNotAvailableException("The coordinator of group " + groupId + " is not available yet; "
+                    + OFFSETS_TOPIC + " does not exist. Find the coordinator first.");
+        }
+        int partition = Utils.abs(groupId.hashCode()) % topic.partitions().size();
+        Partition p = topic.partition(partition);
+        if (p.leader() != brokerId) {
+            throw new NotCoordinatorException("Broker " + brokerId + " is not the coordinator of group " + groupId
+                    + "; broker " + p.leader() + " is. Find the coordinator again.");
+        }
+        CoordinatorShard shard = shards.get(partition);
+        if (shard == null || shard.brokerId != brokerId) {
+            onElection(partition);
+            shard = shards.get(partition);
+        }
+        configBroker = brokerId;
+        return shard;
+    }
+
+    /** Builds partition {@code partition}'s groups and offsets from its leader's log; called when a broker takes over. */
+    public void onElection(int partition) {
+        onResignation(partition);
+        Partition p = cluster.metadata().partition(new TopicPartition(OFFSETS_TOPIC, partition));
+        if (p == null || p.leader() < 0 || p.log(p.leader()) == null) {
+            return;
+        }
+        PartitionLog log = p.log(p.leader());
+        CoordinatorShard shard = CoordinatorShard.load(partition, p.leader(), log, cluster.timeline(), cluster.nowMs());
+        shards.put(partition, shard);
+        shard.groups.values().forEach(g -> offsets.scheduleExpiry(shard, g));
+    }
+
+    /** Drops partition {@code partition}'s groups: parked requests learn NOT_COORDINATOR, timers stop. */
+    public void onResignation(int partition) {
+        CoordinatorShard shard = shards.remove(partition);
+        if (shard == null) {
+            return;
+        }
+        for (ClassicGroup g : shard.groups.values()) {
+            classic.liveness().unload(g);
+            cluster.scheduler().cancel(OffsetStore.expiryKey(g.groupId()));
+        }
+        cluster.timeline().record("CoordinatorUnloaded", OFFSETS_TOPIC + "-" + partition + " from broker " + shard.brokerId);
+    }
+
+    // ---- classic protocol
+
+    /** JoinGroup; the answer goes to {@code respond}, now or when the join phase completes. */
+    public void joinGroup(int brokerId, JoinRequest req, Consumer<JoinResult> respond) {
+        CoordinatorShard shard = shardFor(brokerId, req.groupId());
+        ClassicGroupConfig config = classicConfig();
+        if (req.sessionTimeoutMs() < config.minSessionTimeoutMs() || req.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
+            throw new InvalidSessionTimeoutException("session.timeout.ms " + req.sessionTimeoutMs() + " is outside the broker's "
+                    + "group.min.session.timeout.ms " + config.minSessionTimeoutMs() + " .. group.max.session.timeout.ms "
+                    + config.maxSessionTimeoutMs());
+        }
+        ClassicGroup group = shard.groups.get(req.groupId());
+        if (group == null) {
+            if (!req.memberId().isEmpty()) {
+                respond.accept(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, req.memberId()));
+                return;
+            }
+            group = new ClassicGroup(req.groupId(), cluster.timeline(), cluster.nowMs());
+            shard.groups.put(req.groupId(), group);
+            cluster.timeline().record("GroupCreated", "group=" + req.groupId() + " coordinator=" + brokerId);
+        }
+        classic.join().join(group, req, respond);
+    }
+
+    public void syncGroup(int brokerId, String groupId, String memberId, String instanceId, int generation, String protocolType,
+                          String protocolName, Map<String, byte[]> assignments, Consumer<SyncResult> respond) {
+        ClassicGroup group = shardFor(brokerId, groupId).groups.get(groupId);
+        classic.sync().sync(group, memberId, instanceId, generation, protocolType, protocolName, assignments, respond);
+    }
+
+    /** @throws ApiException the error Kafka answers the heartbeat with */
+    public void heartbeat(int brokerId, String groupId, String memberId, String instanceId, int generation) {
+        classic.liveness().heartbeat(shardFor(brokerId, groupId).groups.get(groupId), memberId, instanceId, generation);
+    }
+
+    /**
+     * @throws ApiException for the whole request: UNKNOWN_MEMBER_ID when the group does not exist, COORDINATOR_NOT_AVAILABLE when it is dead
+     */
+    public List<Errors> leaveGroup(int brokerId, String groupId, List<ClassicGroupLiveness.Leaving> leaving) {
+        ClassicGroup group = shardFor(brokerId, groupId).groups.get(groupId);
+        if (group == null) {
+            return leaving.stream().map(l -> Errors.UNKNOWN_MEMBER_ID).toList();
+        }
+        if (group.isInState(ClassicGroupState.DEAD)) {
+            throw new CoordinatorNotAvailableException("Group " + groupId + " is dead");
+        }
+        return classic.liveness().leave(group, leaving);
+    }
+
+    /** Makes a member's session expire now, for tests ({@code cluster.group(id).expireMember}). */
+    public void expireMember(String groupId, String memberId) {
+        ClassicGroup group = groupOrNull(groupId);
+        if (group == null) {
+            throw new IllegalArgumentException("No group " + groupId);
+        }
+        classic.liveness().removeMember(group, memberId, "expired on purpose by the test");
+    }
+
+    // ---- offsets
+
+    public OffsetStore offsets() {
+        return offsets;
+    }
+
+    // ---- admin
+
+    /** DescribeGroups: the group, or null when it does not exist (Kafka answers Dead with no members). */
+    public ClassicGroup describeGroup(int brokerId, String groupId) {
+        return shardFor(brokerId, groupId).groups.get(groupId);
+    }
+
+    /** ListGroups on one broker: the groups of the partitions it coordinates. */
+    public List<ClassicGroup> listGroups(int brokerId) {
+        List<ClassicGroup> all = new ArrayList<>();
+        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
+        if (topic == null) {
+            return all;
+        }
+        for (Partition p : topic.partitions()) {
+            if (p.leader() == brokerId) {
+                CoordinatorShard shard = shards.get(p.index());
+                if (shard == null || shard.brokerId != brokerId) {
+                    onElection(p.index());
+                    shard = shards.get(p.index());
+                }
+                if (shard != null) {
+                    all.addAll(shard.groups.values());
+                }
+            }
+        }
+        return all;
+    }
+
+    /**
+     * DeleteGroups for one group.
+     *
+     * @throws GroupIdNotFoundException when it does not exist
+     * @throws GroupNotEmptyException when it has members
+     */
+    public void deleteGroup(int brokerId, String groupId) {
+        CoordinatorShard shard = shardFor(brokerId, groupId);
+        ClassicGroup group = shard.groups.get(groupId);
+        if (group == null || group.isInState(ClassicGroupState.DEAD)) {
+            throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
+        }
+        if (!group.isInState(ClassicGroupState.EMPTY)) {
+            throw new GroupNotEmptyException("Group " + groupId + " still has members; stop its consumers first.");
+        }
+        offsets.deleteAll(shard, groupId);
+        removeGroup(shard, group, "deleted");
+    }
+
+    void removeGroup(CoordinatorShard shard, ClassicGroup group, String why) {
+        group.transitionTo(ClassicGroupState.DEAD, cluster.nowMs());
+        shard.groups.remove(group.groupId());
+        cluster.scheduler().cancel(OffsetStore.expiryKey(group.groupId()));
+        append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), null));
+        cluster.timeline().record("GroupRemoved", "group=" + group.groupId() + " reason: " + why);
+    }
+
+    // ---- inspection
+
+    /** The group wherever it lives, or null; for the inspection API. */
+    public ClassicGroup groupOrNull(String groupId) {
+        for (CoordinatorShard shard : shards.values()) {
+            ClassicGroup g = shard.groups.get(groupId);
+            if (g != null) {
+                return g;
+            }
+        }
+        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
+        if (topic != null) {
+            Partition p = topic.partition(Utils.abs(groupId.hashCode()) % topic.partitions().size());
+            if (p != null && p.leader() >= 0 && !shards.containsKey(p.index())) {
+                onElection(p.index());
+                CoordinatorShard shard = shards.get(p.index());
+                return shard == null ? null : shard.groups.get(groupId);
+            }
+        }
+        return null;
+    }
+
+    /** Committed offsets of a group wherever it lives; for the inspection API. */
+    public Map<TopicPartition, CommittedOffset> committed(String groupId) {
+        for (CoordinatorShard shard : shards.values()) {
+            if (shard.offsets.containsKey(groupId)) {
+                return Map.copyOf(shard.offsets(groupId));
+            }
+        }
+        return Map.of();
+    }
+
+    // ---- shared plumbing
+
+    void append(CoordinatorShard shard, SimpleRecord... records) {
+        // acks=1: the coordinator answers once its own replica has the record (see the issue note: Kafka waits for
+        // the high watermark).
+        new ReplicaManager(cluster).appendAsLeader(shard.brokerId, new TopicPartition(OFFSETS_TOPIC, shard.partition),
+                GroupRecords.batch(records), (short) 1);
+    }
+
+    CoordinatorShard shardOf(String groupId) {
+        for (CoordinatorShard shard : shards.values()) {
+            if (shard.groups.containsKey(groupId) || shard.offsets.containsKey(groupId)) {
+                return shard;
+            }
+        }
+        return null;
+    }
+
+    /** After every generation change: persist the group, and start or stop the Empty group's retention clock. */
+    private void onGenerationChange(ClassicGroup group) {
+        CoordinatorShard shard = shardOf(group.groupId());
+        if (shard == null) {
+            return;
+        }
+        persistGroup(shard, group);
+        offsets.scheduleExpiry(shard, group);
+    }
+
+    void persistGroup(CoordinatorShard shard, ClassicGroup group) {
+        append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(),
+                new GroupRecords.GroupMetadata(group.protocolType(), group.generationId())));
+    }
+
+    BrokerConfigs configs(int brokerId) {
+        int id = brokerId >= 0 ? brokerId : configBroker >= 0 ? configBroker : cluster.metadata().controllerId();
+        BrokerConfigs c = cluster.metadata().brokerConfigs(id);
+        return c != null ? c : cluster.metadata().controllerConfigs();
+    }
+
+    private ClassicGroupConfig classicConfig() {
+        BrokerConfigs c = configs(-1);
+        return new ClassicGroupConfig(c.getInt("group.min.session.timeout.ms"), c.getInt("group.max.session.timeout.ms"),
+                c.getInt("group.max.size"), c.getInt("group.initial.rebalance.delay.ms"), NEW_MEMBER_JOIN_TIMEOUT_MS);
+    }
+}
