@@ -1,0 +1,55 @@
+package dev.samsa.junit;
+
+import dev.samsa.KafkaCluster;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.assertj.core.api.AbstractAssert;
+
+/**
+ * Assertions on a running {@link KafkaCluster}; start with {@link SamsaAssertions#assertThat(KafkaCluster)}.
+ *
+ * <p>Partition state (leader, ISR, high watermark) and consumer groups (state, members, committed offsets) get
+ * assertions here once {@code KafkaCluster} exposes them.
+ */
+public final class KafkaClusterAssert extends AbstractAssert<KafkaClusterAssert, KafkaCluster> {
+
+    KafkaClusterAssert(KafkaCluster cluster) {
+        super(cluster, KafkaClusterAssert.class);
+    }
+
+    public KafkaClusterAssert hasBrokers(int expected) {
+        isNotNull();
+        if (actual.brokers().size() != expected) {
+            failWithMessage("%s", "Expected the cluster to have " + expected + " broker(s) but it has " + actual.brokers());
+        }
+        return this;
+    }
+
+    /** Reads the whole topic now, with String values; fails if the topic does not exist. */
+    public TopicAssert<String> topic(String name) {
+        return topic(name, new StringDeserializer());
+    }
+
+    /**
+     * Reads the whole topic now, values through {@code valueDeserializer} (which is not closed); fails if the topic
+     * does not exist or cannot be read to its end offsets within {@link SamsaConditions#DEFAULT_TIMEOUT}.
+     */
+    public <V> TopicAssert<V> topic(String name, Deserializer<V> valueDeserializer) {
+        isNotNull();
+        TopicRecords<V> records = TopicRecords.read(actual, name, valueDeserializer, SamsaConditions.DEFAULT_TIMEOUT);
+        if (!records.exists()) {
+            failWithMessage("%s", "Expected topic \"" + name + "\" to exist but " + records.describe());
+        }
+        return carryDescription(new TopicAssert<>(records));
+    }
+
+    /** The cluster's event timeline as it is now. */
+    public TimelineAssert timeline() {
+        isNotNull();
+        return carryDescription(new TimelineAssert(actual.events().events()));
+    }
+
+    private <A extends AbstractAssert<A, ?>> A carryDescription(A next) {
+        return descriptionText().isEmpty() ? next : next.as(descriptionText());
+    }
+}

@@ -1,0 +1,294 @@
+package dev.samsa.junit;
+
+import dev.samsa.KafkaCluster;
+import dev.samsa.junit.EmbeddedKafkaCluster.Lifecycle;
+import dev.samsa.time.ClusterClock;
+import java.lang.reflect.Constructor;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The JUnit Jupiter extension behind {@link EmbeddedKafkaCluster}; also usable on its own with
+ * {@code @RegisterExtension} for a cluster configured in code:
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static SamsaExtension kafka = SamsaExtension.builder().brokers(3).topic("orders", 6, 3).build();
+ * }</pre>
+ *
+ * <h2>State</h2>
+ * The extension keeps no state of its own, so one instance serves classes running in parallel. Each cluster lives in
+ * the {@link ExtensionContext.Store} of the context it belongs to (the class, or the test for
+ * {@link Lifecycle#PER_METHOD}) under this extension's namespace, and the store closes it when that context ends,
+ * however it ends. The one field is the immutable configuration of the {@code @RegisterExtension} form; the
+ * {@code @EmbeddedKafkaCluster} form reads the annotation instead.
+ *
+ * <h2>Failures</h2>
+ * After each test that failed (in a {@code @BeforeEach} method, the test, or an {@code @AfterEach} method), the events
+ * of the test's window are printed and published as report entry {@value EmbeddedKafkaCluster#TIMELINE_REPORT_KEY}.
+ * This runs as an {@link AfterEachCallback} reading {@link ExtensionContext#getExecutionException()}: a
+ * {@code TestWatcher} would come after a per-test cluster is closed, and a {@code TestExecutionExceptionHandler}
+ * would miss failures of {@code @BeforeEach} and {@code @AfterEach} methods. The failure itself is left alone.
+ */
+public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
+
+    private static final Namespace CLUSTERS = Namespace.create(SamsaExtension.class, "cluster");
+    private static final Namespace TEST_WINDOWS = Namespace.create(SamsaExtension.class, "timeline-window");
+
+    /** Null for the annotation form. */
+    private final ClusterSpec registered;
+
+    /** For {@code @ExtendWith(SamsaExtension.class)} and {@link EmbeddedKafkaCluster}; configured by the annotation. */
+    public SamsaExtension() {
+        this(null);
+    }
+
+    private SamsaExtension(ClusterSpec registered) {
+        this.registered = registered;
+    }
+
+    /** Configures a cluster in code, for {@code @RegisterExtension}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        ClusterSpec spec = spec(context);
+        if (spec.lifecycle() == Lifecycle.PER_CLASS) {
+            running(context, spec, "the class");
+        }
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        ClusterSpec spec = spec(context);
+        RunningCluster running = running(context, spec, "the test");
+        // A per-test cluster started for this test (perhaps while its instance was built), so all its events count.
+        TimelineWindow window = spec.lifecycle() == Lifecycle.PER_METHOD
+                ? TimelineWindow.WHOLE : TimelineWindow.startingNow(running.cluster());
+        context.getStore(TEST_WINDOWS).put(context.getUniqueId(), window);
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        Optional<Throwable> failure = context.getExecutionException();
+        if (failure.isEmpty() || failure.get() instanceof TestAbortedException) {
+            return;
+        }
+        TimelineWindow window = context.getStore(TEST_WINDOWS).get(context.getUniqueId(), TimelineWindow.class);
+        ClusterSpec spec = spec(context);
+        RunningCluster running = existing(context, spec);
+        if (window == null || running == null) {
+            return; // the failure came before this test had a cluster
+        }
+        KafkaCluster cluster = running.cluster();
+        String report = TimelineWindow.report(context.getDisplayName(), cluster, window.eventsOf(cluster));
+        System.out.println(report);
+        context.publishReportEntry(EmbeddedKafkaCluster.TIMELINE_REPORT_KEY, report);
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        Class<?> type = parameterContext.getParameter().getType();
+        return parameterContext.isAnnotated(BootstrapServers.class) || type == KafkaCluster.class || type == ClusterClock.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        Class<?> type = parameterContext.getParameter().getType();
+        if (parameterContext.isAnnotated(BootstrapServers.class) && type != String.class) {
+            throw new ExtensionConfigurationException("@BootstrapServers parameter '" + parameterContext.getParameter().getName()
+                    + "' of " + parameterContext.getDeclaringExecutable() + " must be a String; it is a " + type.getName());
+        }
+        String where = parameterContext.getDeclaringExecutable() instanceof Constructor<?>
+                ? "the constructor of " + parameterContext.getDeclaringExecutable().getDeclaringClass().getName()
+                : parameterContext.getDeclaringExecutable().getName() + "()";
+        KafkaCluster cluster = running(extensionContext, spec(extensionContext), where).cluster();
+        if (type == ClusterClock.class) {
+            return cluster.clock();
+        }
+        return type == KafkaCluster.class ? cluster : cluster.bootstrapServers();
+    }
+
+    /**
+     * Constructors get the test's own context, so that a per-test cluster injected into the constructor is the one
+     * the test sees.
+     */
+    @Override
+    public ExtensionContextScope getTestInstantiationExtensionContextScope(ExtensionContext rootContext) {
+        return ExtensionContextScope.TEST_METHOD;
+    }
+
+    /**
+     * The configuration that applies to {@code context}: this extension's own when registered in code, else the
+     * nearest {@link EmbeddedKafkaCluster}, looking at the test class (its superclasses and meta-annotations
+     * included) and then its enclosing classes.
+     *
+     * @throws ExtensionConfigurationException when a registered extension meets the annotation too
+     */
+    private ClusterSpec spec(ExtensionContext context) {
+        Optional<Class<?>> testClass = context.getTestClass();
+        Optional<ClusterSpec> annotated = Optional.empty();
+        for (Class<?> c = testClass.orElse(null); c != null && annotated.isEmpty(); c = c.getEnclosingClass()) {
+            Class<?> declaring = c;
+            annotated = AnnotationSupport.findAnnotation(c, EmbeddedKafkaCluster.class).map(a -> ClusterSpec.of(a, declaring));
+        }
+        if (registered != null) {
+            if (annotated.isPresent()) {
+                throw new ExtensionConfigurationException(annotated.get().source() + " and a SamsaExtension registered with "
+                        + "@RegisterExtension both configure a cluster; one class gets one cluster, so use one or the other");
+            }
+            return registered;
+        }
+        return annotated.orElseGet(() -> builder().source("@ExtendWith(SamsaExtension.class) on "
+                + testClass.map(Class::getName).orElse(context.getDisplayName())).spec());
+    }
+
+    /**
+     * The cluster of {@code context}, started in its owner's store if this is the first to ask.
+     *
+     * @param requester names who asks, for the message when a per-test cluster is asked for outside a test
+     */
+    private static RunningCluster running(ExtensionContext context, ClusterSpec spec, String requester) {
+        ExtensionContext owner = owner(context, spec).orElseThrow(() -> new ExtensionConfigurationException(
+                spec.source() + " has lifecycle = PER_METHOD, a fresh cluster for each test, so " + requester
+                + " (outside any test) has no cluster to receive; use lifecycle = PER_CLASS, or take the cluster as a "
+                + "parameter of the test or its @BeforeEach/@AfterEach methods"));
+        return owner.getStore(CLUSTERS).getOrComputeIfAbsent(owner.getUniqueId(), id -> RunningCluster.start(spec),
+                RunningCluster.class);
+    }
+
+    /** The cluster of {@code context} if one has been started; never starts one. */
+    private static RunningCluster existing(ExtensionContext context, ClusterSpec spec) {
+        return owner(context, spec)
+                .map(owner -> owner.getStore(CLUSTERS).get(owner.getUniqueId(), RunningCluster.class))
+                .orElse(null);
+    }
+
+    /**
+     * The context whose store holds the cluster: the test itself for {@link Lifecycle#PER_METHOD} (empty outside a
+     * test); else the class context of the annotated class, or the outermost class for a registered extension. A
+     * {@code @Nested} class thus shares its enclosing class's cluster unless it is annotated itself.
+     */
+    private static Optional<ExtensionContext> owner(ExtensionContext context, ClusterSpec spec) {
+        if (spec.lifecycle() == Lifecycle.PER_METHOD) {
+            return context.getTestMethod().isPresent() ? Optional.of(context) : Optional.empty();
+        }
+        ExtensionContext owner = null;
+        for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+            boolean classContext = c.getElement().filter(Class.class::isInstance).isPresent();
+            if (classContext) {
+                owner = c;
+                if (c.getRequiredTestClass() == spec.declaringClass()) {
+                    break;
+                }
+            }
+        }
+        return Optional.ofNullable(owner);
+    }
+
+    /**
+     * Configures the cluster of a {@code @RegisterExtension} field; the settings mirror {@link EmbeddedKafkaCluster}'s
+     * attributes, and {@link #configure} reaches the rest of {@link KafkaCluster.Builder}. Use a static field: JUnit
+     * calls an instance field's extension only from the first test on, so its cluster would miss {@code @BeforeAll}.
+     */
+    public static final class Builder {
+        private String source = "SamsaExtension registered with @RegisterExtension";
+        private int brokers = 1;
+        private final List<ClusterSpec.TopicSpec> topics = new ArrayList<>();
+        private final Map<String, String> brokerConfigs = new LinkedHashMap<>();
+        private Instant manualClockStart;
+        private Long seed;
+        private int port;
+        private Lifecycle lifecycle = Lifecycle.PER_CLASS;
+        private Consumer<KafkaCluster.Builder> customizer = builder -> { };
+
+        private Builder() {
+        }
+
+        private Builder source(String source) {
+            this.source = source;
+            return this;
+        }
+
+        public Builder brokers(int count) {
+            this.brokers = count;
+            return this;
+        }
+
+        public Builder topic(String name, int partitions, int replicationFactor) {
+            return topic(name, partitions, replicationFactor, Map.of());
+        }
+
+        public Builder topic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+            topics.add(new ClusterSpec.TopicSpec(name, partitions, replicationFactor, configs));
+            return this;
+        }
+
+        /** Any broker config Kafka knows, for every broker. */
+        public Builder brokerConfig(String name, String value) {
+            brokerConfigs.put(name, value);
+            return this;
+        }
+
+        /** A manual clock starting at {@code start}; each cluster started from this builder gets its own. */
+        public Builder manualClock(Instant start) {
+            this.manualClockStart = Objects.requireNonNull(start, "start");
+            return this;
+        }
+
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** First broker port; broker n listens on {@code port + n - 1}. 0 (the default) picks free ports. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        public Builder lifecycle(Lifecycle lifecycle) {
+            this.lifecycle = Objects.requireNonNull(lifecycle, "lifecycle");
+            return this;
+        }
+
+        /**
+         * Applied to each cluster's {@link KafkaCluster.Builder} after the settings above, for anything else it offers.
+         * Runs once per cluster started, so it must not hand the same clock to two clusters.
+         */
+        public Builder configure(Consumer<KafkaCluster.Builder> customizer) {
+            this.customizer = this.customizer.andThen(Objects.requireNonNull(customizer, "customizer"));
+            return this;
+        }
+
+        /**
+         * @throws ExtensionConfigurationException for fewer than one broker or a port outside 0..65535
+         */
+        public SamsaExtension build() {
+            return new SamsaExtension(spec());
+        }
+
+        private ClusterSpec spec() {
+            return new ClusterSpec(source, null, brokers, topics, brokerConfigs, manualClockStart, seed, port, lifecycle,
+                    customizer);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.samsa.junit;
+
+import dev.samsa.KafkaCluster;
+import dev.samsa.event.ClusterEvent;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where one test's part of a cluster's timeline starts, and how it reads when the test fails.
+ *
+ * <p>The start is the number of events recorded before the test plus the last of them: the timeline coalesces a run
+ * of same-kind events (high-watermark moves) by replacing its last entry, so an event that changed in place during
+ * the test belongs to the test too.
+ *
+ * @param count events recorded before the test
+ * @param last the last of them as it was then, or null when there were none
+ */
+record TimelineWindow(int count, ClusterEvent last) {
+
+    static final TimelineWindow WHOLE = new TimelineWindow(0, null);
+
+    static TimelineWindow startingNow(KafkaCluster cluster) {
+        List<ClusterEvent> events = cluster.events().events();
+        return events.isEmpty() ? WHOLE : new TimelineWindow(events.size(), events.get(events.size() - 1));
+    }
+
+    List<ClusterEvent> eventsOf(KafkaCluster cluster) {
+        List<ClusterEvent> events = cluster.events().events();
+        int from = Math.min(count, events.size());
+        if (from > 0 && !events.get(from - 1).equals(last)) {
+            from--;
+        }
+        return new ArrayList<>(events.subList(from, events.size()));
+    }
+
+    /** The report printed for a failed test: a header, then one aligned line per event. */
+    static String report(String testName, KafkaCluster cluster, List<ClusterEvent> events) {
+        StringBuilder out = new StringBuilder()
+                .append("Samsa cluster timeline during ").append(testName)
+                .append(" (seed ").append(cluster.seed())
+                .append(", bootstrap.servers=").append(cluster.bootstrapServers())
+                .append(", cluster time now ").append(cluster.clock().instant()).append("):\n");
+        if (events.isEmpty()) {
+            return out.append("  (no events during this test)").toString();
+        }
+        int timeWidth = "cluster time".length();
+        int typeWidth = "event".length();
+        for (ClusterEvent e : events) {
+            timeWidth = Math.max(timeWidth, Instant.ofEpochMilli(e.timeMs()).toString().length());
+            typeWidth = Math.max(typeWidth, e.type().length());
+        }
+        String line = "  %-" + timeWidth + "s  %-" + typeWidth + "s  %s";
+        out.append(String.format(line, "cluster time", "event", "details").stripTrailing());
+        for (ClusterEvent e : events) {
+            out.append('\n').append(String.format(line, Instant.ofEpochMilli(e.timeMs()), e.type(), e.details()).stripTrailing());
+        }
+        return out.toString();
+    }
+}
