@@ -2,6 +2,7 @@ package dev.samsa;
 
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Controller;
+import dev.samsa.group.GroupCoordinator;
 import dev.samsa.handler.BrokerContext;
 import dev.samsa.handler.FetchSessionCache;
 import dev.samsa.handler.Handlers;
@@ -23,15 +24,18 @@ public final class Broker {
     private final String name;
     private final ClusterState state;
     private final Handlers handlers;
+    private final GroupCoordinator groups;
     private final int maxRequestBytes;
     private final int port;
     private volatile Listener listener;
 
-    Broker(int id, String name, int port, ClusterState state, Handlers handlers, int maxRequestBytes) throws IOException {
+    Broker(int id, String name, int port, ClusterState state, Handlers handlers, GroupCoordinator groups, int maxRequestBytes)
+            throws IOException {
         this.id = id;
         this.name = name;
         this.state = state;
         this.handlers = handlers;
+        this.groups = groups;
         this.maxRequestBytes = maxRequestBytes;
         this.listener = listen(port);
         this.port = listener.port();
@@ -39,7 +43,7 @@ public final class Broker {
 
     private Listener listen(int port) throws IOException {
         // A fresh context: fetch sessions are memory, and memory does not survive a crash.
-        BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(state.random()), handlers);
+        BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(state.random()), handlers, groups);
         return new Listener(name, port, handlers.dispatcherFor(context), maxRequestBytes);
     }
 

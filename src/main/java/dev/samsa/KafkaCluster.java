@@ -7,6 +7,7 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.DelayedOperations;
 import dev.samsa.cluster.ProducerIdManager;
 import dev.samsa.event.Timeline;
+import dev.samsa.group.GroupCoordinator;
 import dev.samsa.handler.Handlers;
 import dev.samsa.log.store.MappedStoreFactory;
 import dev.samsa.log.store.MappedStores;
@@ -51,6 +52,7 @@ public final class KafkaCluster implements AutoCloseable {
     private final ClusterLoop loop;
     private final ClusterState state;
     private final List<Broker> brokers;
+    private final GroupCoordinator groupCoordinator;
     private volatile boolean closed;
 
     private KafkaCluster(Builder builder) {
@@ -71,6 +73,7 @@ public final class KafkaCluster implements AutoCloseable {
                         new dev.samsa.fault.FaultState());
             });
             timeline.record("ClusterStarted", "seed=" + seed + " brokers=" + builder.brokers);
+            this.groupCoordinator = loop.call(() -> new GroupCoordinator(state));
             Handlers handlers = Handlers.standard();
             Map<String, String> clusterDefaults = new HashMap<>();
             for (int id = 1; id <= builder.brokers; id++) {
@@ -83,7 +86,7 @@ public final class KafkaCluster implements AutoCloseable {
                 }
                 BrokerConfigs brokerConfigs = new BrokerConfigs(configs, clusterDefaults);
                 int port = builder.basePort == 0 ? 0 : builder.basePort + id - 1;
-                Broker broker = new Broker(id, name + "-broker-" + id, port, state, handlers,
+                Broker broker = new Broker(id, name + "-broker-" + id, port, state, handlers, groupCoordinator,
                         brokerConfigs.getInt("socket.request.max.bytes"));
                 started.add(broker);
                 int brokerId = id;
@@ -206,6 +209,14 @@ public final class KafkaCluster implements AutoCloseable {
     public void powerLossAndRestart() {
         brokers.forEach(Broker::powerLoss);
         brokers.forEach(Broker::restart);
+    }
+
+    /**
+     * A snapshot of consumer group {@code groupId}, computed on the cluster loop: state, generation, members with their
+     * assignments, committed offsets and lag. A group that does not exist is reported Dead with no members.
+     */
+    public ConsumerGroup group(String groupId) {
+        return loop.call(() -> ConsumerGroup.snapshot(groupId, groupCoordinator, state));
     }
 
     public ClusterClock clock() {

@@ -3,9 +3,11 @@ package dev.samsa.handler;
 import dev.samsa.cluster.BrokerConfigs;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.ReplicaManager;
+import dev.samsa.group.GroupCoordinator;
 
-/** The broker that received a request, and the cluster behind it. */
-public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCache fetchSessions, Handlers handlers) {
+/** The broker that received a request, and the cluster behind it (the group coordinator is one for the whole cluster). */
+public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCache fetchSessions, Handlers handlers,
+                            GroupCoordinator groups) {
 
     public ReplicaManager replicaManager() {
         return new ReplicaManager(cluster);

@@ -44,7 +44,18 @@ public final class Handlers {
                 new DescribeConfigsHandler(),
                 new IncrementalAlterConfigsHandler(),
                 new DescribeClusterHandler(),
-                new DeleteRecordsHandler()));
+                new DeleteRecordsHandler(),
+                new FindCoordinatorHandler(),
+                new JoinGroupHandler(),
+                new SyncGroupHandler(),
+                new HeartbeatHandler(),
+                new LeaveGroupHandler(),
+                new OffsetCommitHandler(),
+                new OffsetFetchHandler(),
+                new DescribeGroupsHandler(),
+                new ListGroupsHandler(),
+                new DeleteGroupsHandler(),
+                new OffsetDeleteHandler()));
     }
 
     public Collection<ApiHandler> all() {

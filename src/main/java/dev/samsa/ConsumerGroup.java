@@ -1,0 +1,169 @@
+package dev.samsa;
+
+import dev.samsa.cluster.ClusterState;
+import dev.samsa.cluster.Partition;
+import dev.samsa.group.CommittedOffset;
+import dev.samsa.group.GroupCoordinator;
+import dev.samsa.group.classic.ClassicGroup;
+import dev.samsa.group.classic.ClassicGroupMember;
+import dev.samsa.group.classic.ClassicGroupState;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.SortedSet;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A snapshot of one consumer group, taken on the cluster loop by {@link KafkaCluster#group(String)}: its state,
+ * generation, protocol, leader, members with their assignment, committed offsets and lag (high watermark minus
+ * committed offset). Immutable, except {@link #expireMember} which acts on the live group.
+ */
+public final class ConsumerGroup {
+
+    /** One member: ids, client, host, and its partitions by topic (decoded when the protocol type is "consumer"). */
+    public record Member(String memberId, String groupInstanceId, String clientId, String host,
+                         Map<String, SortedSet<Integer>> assignment) {
+    }
+
+    private final String groupId;
+    private final GroupState state;
+    private final int generation;
+    private final String protocolType;
+    private final String protocol;
+    private final String leader;
+    private final List<Member> members;
+    private final Map<GroupPartition, Long> committed;
+    private final Map<GroupPartition, String> metadata;
+    private final Map<GroupPartition, Long> lag;
+    private final Consumer<String> expire;
+
+    private ConsumerGroup(String groupId, GroupState state, int generation, String protocolType, String protocol, String leader,
+                          List<Member> members, Map<GroupPartition, Long> committed, Map<GroupPartition, String> metadata,
+                          Map<GroupPartition, Long> lag, Consumer<String> expire) {
+        this.groupId = groupId;
+        this.state = state;
+        this.generation = generation;
+        this.protocolType = protocolType;
+        this.protocol = protocol;
+        this.leader = leader;
+        this.members = List.copyOf(members);
+        this.committed = java.util.Collections.unmodifiableMap(committed);
+        this.metadata = java.util.Collections.unmodifiableMap(metadata);
+        this.lag = java.util.Collections.unmodifiableMap(lag);
+        this.expire = expire;
+    }
+
+    /** Runs on the cluster loop. */
+    static ConsumerGroup snapshot(String groupId, GroupCoordinator coordinator, ClusterState state) {
+        Consumer<String> expire = memberId -> state.loop().call(() -> {
+            coordinator.expireMember(groupId, memberId);
+            return null;
+        });
+        ClassicGroup g = coordinator.groupOrNull(groupId);
+        Map<GroupPartition, Long> committed = new TreeMap<>();
+        Map<GroupPartition, String> metadata = new TreeMap<>();
+        Map<GroupPartition, Long> lag = new TreeMap<>();
+        for (Map.Entry<TopicPartition, CommittedOffset> e : coordinator.committed(groupId).entrySet()) {
+            GroupPartition gp = new GroupPartition(e.getKey().topic(), e.getKey().partition());
+            committed.put(gp, e.getValue().offset());
+            metadata.put(gp, e.getValue().metadata());
+            Partition p = state.metadata().partition(e.getKey());
+            if (p != null) {
+                lag.put(gp, Math.max(0, p.highWatermark() - e.getValue().offset()));
+            }
+        }
+        if (g == null || g.isInState(ClassicGroupState.DEAD)) {
+            return new ConsumerGroup(groupId, GroupState.DEAD, -1, null, null, null, List.of(), committed, metadata, lag, expire);
+        }
+        List<Member> members = new ArrayList<>();
+        for (ClassicGroupMember m : g.allMembers()) {
+            members.add(new Member(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
+                    decode(g.protocolType(), m.assignment())));
+        }
+        return new ConsumerGroup(groupId, GroupState.fromKafkaName(g.state().toString()), g.generationId(), g.protocolType(),
+                g.protocolName(), g.leaderOrNull(), members, committed, metadata, lag, expire);
+    }
+
+    private static Map<String, SortedSet<Integer>> decode(String protocolType, byte[] assignment) {
+        Map<String, SortedSet<Integer>> byTopic = new TreeMap<>();
+        if (!"consumer".equals(protocolType) || assignment == null || assignment.length == 0) {
+            return byTopic;
+        }
+        for (TopicPartition tp : ConsumerProtocol.deserializeAssignment(ByteBuffer.wrap(assignment)).partitions()) {
+            byTopic.computeIfAbsent(tp.topic(), t -> new TreeSet<>()).add(tp.partition());
+        }
+        byTopic.replaceAll((t, s) -> java.util.Collections.unmodifiableSortedSet(s));
+        return java.util.Collections.unmodifiableMap(byTopic);
+    }
+
+    public String groupId() {
+        return groupId;
+    }
+
+    public GroupState state() {
+        return state;
+    }
+
+    public int generation() {
+        return generation;
+    }
+
+    /** "consumer" for KafkaConsumer groups; null for a group that only commits offsets. */
+    public String protocolType() {
+        return protocolType;
+    }
+
+    /** The assignor chosen for this generation ("range", "cooperative-sticky"), or null. */
+    public String protocol() {
+        return protocol;
+    }
+
+    public String leader() {
+        return leader;
+    }
+
+    public List<Member> members() {
+        return members;
+    }
+
+    /** Every partition assigned to some member, in order. */
+    public SortedSet<GroupPartition> assignedPartitions() {
+        SortedSet<GroupPartition> all = new TreeSet<>();
+        members.forEach(m -> m.assignment().forEach((t, ps) -> ps.forEach(p -> all.add(new GroupPartition(t, p)))));
+        return all;
+    }
+
+    /** Committed offsets: the next offset the group will read, per partition. */
+    public Map<GroupPartition, Long> committed() {
+        return committed;
+    }
+
+    public Map<GroupPartition, String> committedMetadata() {
+        return metadata;
+    }
+
+    /** High watermark minus committed offset, per committed partition. */
+    public Map<GroupPartition, Long> lag() {
+        return lag;
+    }
+
+    /**
+     * Makes a member's session expire now, as if it had stopped heartbeating: it is removed and the group rebalances.
+     *
+     * @throws IllegalArgumentException when no such member is in the group
+     */
+    public void expireMember(String memberId) {
+        expire.accept(memberId);
+    }
+
+    @Override
+    public String toString() {
+        return "ConsumerGroup[" + groupId + " " + state + " generation=" + generation + " protocol=" + protocol + " leader=" + leader
+                + " members=" + members + " committed=" + committed + "]";
+    }
+}

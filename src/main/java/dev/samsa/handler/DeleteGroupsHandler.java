@@ -1,0 +1,36 @@
+package dev.samsa.handler;
+
+import dev.samsa.wire.KafkaRequest;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.message.DeleteGroupsRequestData;
+import org.apache.kafka.common.message.DeleteGroupsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * DeleteGroups v0-2: deletes Empty groups with their offsets (tombstones in {@code __consumer_offsets}). Errors per
+ * group: NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND, NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE.
+ */
+final class DeleteGroupsHandler implements ApiHandler {
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.DELETE_GROUPS;
+    }
+
+    @Override
+    public void handle(KafkaRequest request, BrokerContext broker) {
+        DeleteGroupsRequestData data = request.data();
+        DeleteGroupsResponseData response = new DeleteGroupsResponseData();
+        for (String groupId : data.groupsNames()) {
+            Errors error = Errors.NONE;
+            try {
+                broker.groups().deleteGroup(broker.brokerId(), groupId);
+            } catch (ApiException e) {
+                error = Errors.forException(e);
+            }
+            response.results().add(new DeleteGroupsResponseData.DeletableGroupResult().setGroupId(groupId).setErrorCode(error.code()));
+        }
+        request.respond(response);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.samsa.handler;
+
+import dev.samsa.group.classic.ClassicGroup;
+import dev.samsa.wire.KafkaRequest;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.message.ListGroupsRequestData;
+import org.apache.kafka.common.message.ListGroupsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+
+/**
+ * ListGroups v0-5: the groups this broker coordinates. v4+ filters by state (case-insensitive, Kafka's names), v5+ by
+ * type; every group here is of type "classic" (KIP-848 consumer groups are not implemented).
+ */
+final class ListGroupsHandler implements ApiHandler {
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.LIST_GROUPS;
+    }
+
+    @Override
+    public void handle(KafkaRequest request, BrokerContext broker) {
+        ListGroupsRequestData data = request.data();
+        Set<String> states = data.statesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+        Set<String> types = data.typesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+        ListGroupsResponseData response = new ListGroupsResponseData();
+        if (!types.isEmpty() && !types.contains("classic")) {
+            request.respond(response);
+            return;
+        }
+        for (ClassicGroup g : broker.groups().listGroups(broker.brokerId())) {
+            String state = g.state().toString();
+            if (!states.isEmpty() && !states.contains(state.toLowerCase(Locale.ROOT))) {
+                continue;
+            }
+            response.groups().add(new ListGroupsResponseData.ListedGroup().setGroupId(g.groupId())
+                    .setProtocolType(g.protocolType() == null ? "" : g.protocolType()).setGroupState(state).setGroupType("classic"));
+        }
+        request.respond(response);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.samsa.handler;
+
+import dev.samsa.group.CommittedOffset;
+import dev.samsa.wire.KafkaRequest;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * OffsetCommit v2-9. The member id and generation are checked (UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION,
+ * FENCED_INSTANCE_ID v7+, REBALANCE_IN_PROGRESS while CompletingRebalance); generation -1 is a simple commit, accepted
+ * for an Empty or unknown group. Metadata strings are kept (OFFSET_METADATA_TOO_LARGE past 4096 bytes); an unknown
+ * topic gets UNKNOWN_TOPIC_OR_PARTITION. v6+ leader epochs are stored. The v2-4 retention time is ignored, as Kafka 4
+ * does. v9 answers GROUP_ID_NOT_FOUND for an unknown group with a generation. v10 (topic ids) is not served.
+ */
+final class OffsetCommitHandler implements ApiHandler {
+
+    private static final int MAX_METADATA = 4096;
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.OFFSET_COMMIT;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 9;
+    }
+
+    @Override
+    public void handle(KafkaRequest request, BrokerContext broker) {
+        OffsetCommitRequestData data = request.data();
+        long now = broker.cluster().nowMs();
+        OffsetCommitResponseData response = new OffsetCommitResponseData();
+        Map<TopicPartition, CommittedOffset> commits = new LinkedHashMap<>();
+        Map<TopicPartition, OffsetCommitResponseData.OffsetCommitResponsePartition> results = new LinkedHashMap<>();
+        for (OffsetCommitRequestData.OffsetCommitRequestTopic t : data.topics()) {
+            OffsetCommitResponseData.OffsetCommitResponseTopic rt = new OffsetCommitResponseData.OffsetCommitResponseTopic().setName(t.name());
+            response.topics().add(rt);
+            boolean known = broker.cluster().metadata().topic(t.name()) != null;
+            for (OffsetCommitRequestData.OffsetCommitRequestPartition p : t.partitions()) {
+                OffsetCommitResponseData.OffsetCommitResponsePartition rp =
+                        new OffsetCommitResponseData.OffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex());
+                rt.partitions().add(rp);
+                TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
+                if (!known || broker.cluster().metadata().partition(tp) == null) {
+                    rp.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                } else if (p.committedMetadata() != null && p.committedMetadata().length() > MAX_METADATA) {
+                    rp.setErrorCode(Errors.OFFSET_METADATA_TOO_LARGE.code());
+                } else {
+                    commits.put(tp, new CommittedOffset(p.committedOffset(), p.committedLeaderEpoch(), p.committedMetadata(), now));
+                    results.put(tp, rp);
+                }
+            }
+        }
+        try {
+            broker.groups().offsets().commit(broker.brokerId(), request.version(), data.groupId(), data.memberId(),
+                    data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits);
+        } catch (ApiException e) {
+            short code = Errors.forException(e).code();
+            results.values().forEach(rp -> rp.setErrorCode(code));
+        }
+        request.respond(response);
+    }
+}
