@@ -37,7 +37,9 @@ final class JoinGroupHandler implements ApiHandler {
             return;
         }
         try {
-            JoinGroupRequest.validateGroupInstanceId(data.groupInstanceId());
+            if (data.groupInstanceId() != null) {
+                JoinGroupRequest.validateGroupInstanceId(data.groupInstanceId());
+            }
         } catch (ApiException e) {
             respond(request, JoinResult.error(Errors.forException(e), data.memberId()));
             return;
