@@ -8,8 +8,8 @@ import org.assertj.core.api.AbstractAssert;
 /**
  * Assertions on a running {@link KafkaCluster}; start with {@link SamsaAssertions#assertThat(KafkaCluster)}.
  *
- * <p>Partition state (leader, ISR, high watermark) and consumer groups (state, members, committed offsets) get
- * assertions here once {@code KafkaCluster} exposes them.
+ * <p>Each navigation ({@link #topic}, {@link #partition}, {@link #group}, {@link #timeline}) reads the cluster once, then
+ * asserts on that reading, so a chain of assertions sees one consistent state and a failure shows exactly it.
  */
 public final class KafkaClusterAssert extends AbstractAssert<KafkaClusterAssert, KafkaCluster> {
 
@@ -41,6 +41,24 @@ public final class KafkaClusterAssert extends AbstractAssert<KafkaClusterAssert,
             failWithMessage("%s", "Expected topic \"" + name + "\" to exist but " + records.describe());
         }
         return carryDescription(new TopicAssert<>(records));
+    }
+
+    /** The partition's leader, ISR and high watermark as they are now; fails if there is no such partition. */
+    public PartitionAssert partition(String topic, int partition) {
+        isNotNull();
+        PartitionAssert.State state = null;
+        try {
+            state = PartitionAssert.State.of(topic, partition, actual.partition(topic, partition));
+        } catch (IllegalArgumentException e) {
+            failWithMessage("%s", "Expected partition " + topic + "-" + partition + " to exist: " + e.getMessage());
+        }
+        return carryDescription(new PartitionAssert(state));
+    }
+
+    /** A snapshot of the consumer group now; a group that does not exist is Dead with no members. */
+    public GroupAssert group(String groupId) {
+        isNotNull();
+        return carryDescription(new GroupAssert(actual.group(groupId)));
     }
 
     /** The cluster's event timeline as it is now. */

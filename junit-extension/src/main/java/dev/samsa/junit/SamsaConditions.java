@@ -1,15 +1,13 @@
 package dev.samsa.junit;
 
+import dev.samsa.GroupPartition;
+import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
 import dev.samsa.event.ClusterEvent;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
 
@@ -23,8 +21,8 @@ import org.awaitility.core.ConditionFactory;
  *
  * Each condition's {@code toString} says what it waits for and what it saw last, so a timeout names both.
  *
- * <p>Conditions on partition state (ISR size, leader) and consumer groups (stable) come when {@code KafkaCluster}
- * exposes them; until then {@link #highWatermarkReached} asks the cluster over the wire, as a client would.
+ * <p>They read the cluster's own state ({@link KafkaCluster#partition}, {@link KafkaCluster#group},
+ * {@link KafkaCluster#events}), which is cheap, so polling often costs nothing.
  */
 public final class SamsaConditions {
 
@@ -56,13 +54,39 @@ public final class SamsaConditions {
                 e -> e.type().equals(type) && e.details().contains(detailsContaining));
     }
 
-    /**
-     * The partition's high watermark (the end offset a read_uncommitted consumer sees) is at least {@code offset}:
-     * records below it are committed and readable.
-     */
+    /** The partition's high watermark is at least {@code offset}: records below it are committed and readable. */
     public static Callable<Boolean> highWatermarkReached(KafkaCluster cluster, String topic, int partition, long offset) {
-        TopicPartition tp = new TopicPartition(topic, partition);
-        return new Observing<>("high watermark of " + tp + " >= " + offset, () -> endOffset(cluster, tp), hw -> hw >= offset);
+        return new Observing<>("high watermark of " + topic + "-" + partition + " >= " + offset,
+                () -> cluster.partition(topic, partition).highWatermark(), hw -> hw >= offset);
+    }
+
+    /** The partition has exactly {@code size} in-sync replicas. */
+    public static Callable<Boolean> isrSize(KafkaCluster cluster, String topic, int partition, int size) {
+        return new Observing<>("ISR of " + topic + "-" + partition + " has " + size + " replica(s)",
+                () -> cluster.partition(topic, partition).isr(), isr -> isr.size() == size);
+    }
+
+    /** Some broker leads the partition. */
+    public static Callable<Boolean> leaderElected(KafkaCluster cluster, String topic, int partition) {
+        return new Observing<>("a leader for " + topic + "-" + partition,
+                () -> cluster.partition(topic, partition).leader(), leader -> leader != -1);
+    }
+
+    /** The consumer group is Stable: every member joined and received its assignment. */
+    public static Callable<Boolean> groupStable(KafkaCluster cluster, String groupId) {
+        return groupInState(cluster, groupId, GroupState.STABLE);
+    }
+
+    public static Callable<Boolean> groupInState(KafkaCluster cluster, String groupId, GroupState state) {
+        return new Observing<>("group " + groupId + " " + state, () -> cluster.group(groupId), g -> g.state() == state);
+    }
+
+    /** The group committed at least {@code offset} for the partition. */
+    public static Callable<Boolean> committedOffsetReached(KafkaCluster cluster, String groupId, String topic, int partition,
+                                                           long offset) {
+        GroupPartition gp = new GroupPartition(topic, partition);
+        return new Observing<>("group " + groupId + " committed " + gp + " >= " + offset,
+                () -> cluster.group(groupId).committed().get(gp), committed -> committed != null && committed >= offset);
     }
 
     private static Callable<Boolean> eventMatching(KafkaCluster cluster, String what, Predicate<ClusterEvent> predicate) {
@@ -73,16 +97,6 @@ public final class SamsaConditions {
                 return events.size() + " events, the last " + (events.isEmpty() ? "none" : events.get(events.size() - 1));
             }
         };
-    }
-
-    private static long endOffset(KafkaCluster cluster, TopicPartition tp) {
-        Map<String, Object> config = cluster.consumerConfig(null);
-        config.put("client.id", "samsa-conditions");
-        config.put("allow.auto.create.topics", "false");
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                     new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            return consumer.endOffsets(List.of(tp), DEFAULT_TIMEOUT).get(tp);
-        }
     }
 
     /** A condition that remembers the last value it saw, for the timeout message. */
