@@ -28,6 +28,7 @@ public final class Broker {
     private final int maxRequestBytes;
     private final int port;
     private volatile Listener listener;
+    private volatile boolean running = true;
 
     Broker(int id, String name, int port, ClusterState state, Handlers handlers, GroupCoordinator groups, int maxRequestBytes)
             throws IOException {
@@ -61,7 +62,7 @@ public final class Broker {
     }
 
     public boolean isRunning() {
-        return listener != null;
+        return running;
     }
 
     /** Kills the broker process: see the class comment. */
@@ -80,18 +81,19 @@ public final class Broker {
     }
 
     private synchronized void stop(Controller.Stop how) {
-        if (listener == null) {
+        if (!running) {
             throw new IllegalStateException("Broker " + id + " is not running; restart() it first");
         }
         if (how != Controller.Stop.SHUTDOWN) {
-            listener.close();
+            listener.refuseClients(true);
         }
         state.loop().call(() -> {
             state.controller().brokerStopped(id, how, state.random());
             return null;
         });
-        listener.close();
-        listener = null;
+        // The port stays bound, refusing every connection, so that no other socket takes it before restart().
+        listener.refuseClients(true);
+        running = false;
     }
 
     /**
@@ -100,14 +102,16 @@ public final class Broker {
      * @throws IllegalStateException if it is running
      */
     public synchronized void restart() {
-        if (listener != null) {
+        if (running) {
             throw new IllegalStateException("Broker " + id + " is running; crash(), powerLoss() or shutdown() it first");
         }
+        listener.close();
         try {
             listener = listen(port);
         } catch (IOException e) {
             throw new UncheckedIOException("Broker " + id + " cannot listen on its port " + port + " again", e);
         }
+        running = true;
         state.loop().call(() -> {
             state.faults().heal(id);
             state.controller().brokerStarted(id);
@@ -167,23 +171,21 @@ public final class Broker {
     /** Drops every client connection of this broker; clients reconnect. */
     public void dropConnections() {
         Listener l = listener;
-        if (l != null) {
+        if (running) {
             l.closeConnections();
             state.loop().execute(() -> state.timeline().record("FaultApplied", "dropped client connections of broker=" + id));
         }
     }
 
     private void requireRunning() {
-        if (listener == null) {
+        if (!running) {
             throw new IllegalStateException("Broker " + id + " is not running");
         }
     }
 
     synchronized void close() {
-        if (listener != null) {
-            listener.close();
-            listener = null;
-        }
+        listener.close();
+        running = false;
     }
 
     @Override

@@ -24,6 +24,7 @@ public final class Listener implements AutoCloseable {
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile boolean closed;
     private volatile boolean refusing;
+    private final Thread acceptor;
 
     /**
      * Binds {@code port} on 127.0.0.1 (0 for an ephemeral one).
@@ -43,7 +44,7 @@ public final class Listener implements AutoCloseable {
             throw new IOException("Cannot listen on 127.0.0.1:" + port + " for " + name + ": " + e.getMessage(), e);
         }
         this.server = socket;
-        Thread acceptor = new Thread(this::acceptLoop, name + "-acceptor");
+        this.acceptor = new Thread(this::acceptLoop, name + "-acceptor");
         acceptor.setDaemon(true);
         acceptor.start();
     }
@@ -93,6 +94,7 @@ public final class Listener implements AutoCloseable {
         connections.forEach(Connection::close);
     }
 
+    /** Stops listening; when this returns the port is free again (a restart binds it at once). */
     @Override
     public void close() {
         closed = true;
@@ -102,5 +104,13 @@ public final class Listener implements AutoCloseable {
             // nothing to do: the port is released either way
         }
         closeConnections();
+        // The JDK releases a listening socket only once the thread blocked in accept() has left it.
+        if (Thread.currentThread() != acceptor) {
+            try {
+                acceptor.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }
