@@ -33,9 +33,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * <ul>
  *   <li>start-up: wall time from {@code KafkaCluster.builder()} until {@code start()} returns (close is not timed),
  *       median and min over {@code startupRuns} runs after {@code warmups} discarded ones, for 1 and 3 brokers;</li>
- *   <li>produce: one {@code KafkaProducer} sending {@code records} 1 KiB values to a 1-partition topic of a 1-broker
- *       cluster, acks=1, linger.ms=5, batch.size=64 KiB, no compression, timed from the first send until
- *       {@code flush()} returns; records/s and MiB/s of values, {@code runs} times after one short warm-up.</li>
+ *   <li>produce: one {@code KafkaProducer} sending {@code records} 1 KiB values to a 1-partition topic, linger.ms=5,
+ *       batch.size=64 KiB, no compression, timed from the first send until {@code flush()} returns; records/s and
+ *       MiB/s of values, {@code runs} times after one short warm-up; once on 1 broker with acks=1, once on 3 brokers
+ *       with replication factor 3 and acks=all (idempotent).</li>
  * </ul>
  */
 public final class StartupAndProduceBenchmark {
@@ -58,7 +59,8 @@ public final class StartupAndProduceBenchmark {
         for (int brokers : new int[] {1, 3}) {
             startup(brokers, warmups, startupRuns);
         }
-        produce(records, runs);
+        produce(1, 1, "1", records, runs);
+        produce(3, 3, "all", records, runs);
     }
 
     private static void startup(int brokers, int warmups, int runs) {
@@ -84,27 +86,28 @@ public final class StartupAndProduceBenchmark {
         return (end - begin) / 1e6;
     }
 
-    private static void produce(int records, int runs) throws Exception {
-        try (KafkaCluster cluster = KafkaCluster.builder().brokers(1).seed(1).start()) {
-            produceOnce(cluster, "bench-warmup", Math.max(1, records / 10));
+    private static void produce(int brokers, int replicationFactor, String acks, int records, int runs) throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(brokers).seed(1).start()) {
+            produceOnce(cluster, "bench-warmup", replicationFactor, acks, Math.max(1, records / 10));
             for (int run = 1; run <= runs; run++) {
                 String topic = "bench-" + run;
-                double seconds = produceOnce(cluster, topic, records);
+                double seconds = produceOnce(cluster, topic, replicationFactor, acks, records);
                 double mib = (double) records * RECORD_BYTES / (1024 * 1024);
-                System.out.printf(Locale.ROOT, "produce run %d: %,d x 1 KiB acks=1 in %.2f s: %,.0f records/s, %.1f MiB/s%n",
-                        run, records, seconds, records / seconds, mib / seconds);
+                System.out.printf(Locale.ROOT, "produce, %d broker(s), replication factor %d, acks=%s, run %d: %,d x 1 KiB in %.2f s: %,.0f records/s, %.1f MiB/s%n",
+                        brokers, replicationFactor, acks, run, records, seconds, records / seconds, mib / seconds);
             }
         }
     }
 
     /** @return seconds from the first send until every record is acknowledged */
-    private static double produceOnce(KafkaCluster cluster, String topic, int records) throws Exception {
-        cluster.createTopic(topic, 1, 1);
+    private static double produceOnce(KafkaCluster cluster, String topic, int replicationFactor, String acks, int records)
+            throws Exception {
+        cluster.createTopic(topic, 1, replicationFactor);
         Map<String, Object> config = cluster.producerConfig();
         config.put("key.serializer", ByteArraySerializer.class.getName());
         config.put("value.serializer", ByteArraySerializer.class.getName());
-        config.put("acks", "1");
-        config.put("enable.idempotence", "false");
+        config.put("acks", acks);
+        config.put("enable.idempotence", Boolean.toString(acks.equals("all")));
         config.put("linger.ms", "5");
         config.put("batch.size", Integer.toString(64 * 1024));
         config.put("compression.type", "none");
