@@ -83,6 +83,11 @@ final class MetadataHandler implements ApiHandler {
                 .setIsInternal(topic.name().startsWith("__"));
         for (Partition p : topic.partitions()) {
             List<Integer> offline = new ArrayList<>();
+            for (int r : p.replicas()) {
+                if (p.log(r) == null) {
+                    offline.add(r);
+                }
+            }
             boolean online = p.leader() >= 0;
             t.partitions().add(new MetadataResponsePartition()
                     .setPartitionIndex(p.index())
