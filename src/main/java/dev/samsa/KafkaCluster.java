@@ -104,6 +104,7 @@ public final class KafkaCluster implements AutoCloseable {
                         state.metadata().createTopic(t.name, t.partitions, t.replicationFactor, Map.of(), t.configs, false);
                     }
                 }
+                state.controller().activate();
                 return null;
             });
         } catch (IOException e) {

@@ -22,6 +22,7 @@ public final class BrokerConfigs {
 
     static {
         define("auto.create.topics.enable", Type.BOOLEAN, "true");
+        define("auto.leader.rebalance.enable", Type.BOOLEAN, "true");
         define("broker.id", Type.INT, "-1");
         define("default.replication.factor", Type.INT, "1");
         define("delete.topic.enable", Type.BOOLEAN, "true");
@@ -29,6 +30,9 @@ public final class BrokerConfigs {
         define("group.max.session.timeout.ms", Type.INT, "1800000");
         define("group.max.size", Type.INT, "2147483647");
         define("group.min.session.timeout.ms", Type.INT, "6000");
+        DEF.define("leader.imbalance.check.interval.seconds", Type.LONG, 300L, ConfigDef.Range.atLeast(1), Importance.HIGH,
+                "leader.imbalance.check.interval.seconds");
+        define("leader.imbalance.per.broker.percentage", Type.INT, "10");
         define("num.partitions", Type.INT, "1");
         define("offsets.retention.minutes", Type.INT, "10080");
         define("offsets.topic.num.partitions", Type.INT, "5");

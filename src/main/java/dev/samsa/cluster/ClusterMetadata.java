@@ -51,6 +51,8 @@ public final class ClusterMetadata {
     private final Map<Integer, BrokerConfigs> brokerConfigs = new HashMap<>();
     private final Map<String, Topic> topics = new TreeMap<>();
     private final Map<Uuid, Topic> topicsById = new HashMap<>();
+    /** Reassignments an earlier run left unfinished, until the controller resumes them. */
+    private final Map<TopicPartition, List<Integer>> unfinishedReassignments = new LinkedHashMap<>();
 
     public ClusterMetadata(Path dataDir, MappedStoreFactory stores, Random random, Timeline timeline,
                            java.util.function.LongSupplier clusterTimeMs) {
@@ -320,8 +322,27 @@ public final class ClusterMetadata {
         partition.resetHighWatermark(highWatermark == Long.MAX_VALUE ? 0 : highWatermark);
     }
 
+    private Path logDir(Topic topic, Partition partition, int broker) {
+        return dataDir.resolve("broker-" + broker).resolve(topic.name() + "-" + partition.index());
+    }
+
+    /** Deletes what a broker that is down still keeps of a replica it no longer has; a no-op if nothing is there. */
+    void deleteLogDirectory(Topic topic, Partition partition, int broker) {
+        Path dir = logDir(topic, partition, broker);
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete the replica of " + partition.topicPartition() + " in " + dir, e);
+        }
+    }
+
     PartitionLog openLog(Topic topic, Partition partition, int broker) {
-        Path dir = dataDir.resolve("broker-" + broker).resolve(topic.name() + "-" + partition.index());
+        Path dir = logDir(topic, partition, broker);
         try {
             return PartitionLog.open(dir, logConfig(topic, broker), stores, clock.getAsLong());
         } catch (IOException e) {
@@ -381,6 +402,11 @@ public final class ClusterMetadata {
                     List<Integer> replicas = Arrays.stream(props.getProperty("partition." + p + ".replicas").split(","))
                             .map(String::trim).map(Integer::valueOf).toList();
                     addPartition(topic, replicas);
+                    String target = props.getProperty("partition." + p + ".target");
+                    if (target != null) {
+                        unfinishedReassignments.put(new TopicPartition(name, p), Arrays.stream(target.split(","))
+                                .map(String::trim).map(Integer::valueOf).toList());
+                    }
                 }
             }
         } catch (IOException e) {
@@ -388,14 +414,31 @@ public final class ClusterMetadata {
         }
     }
 
-    private void persist(Topic topic) {
+    /** Takes the reassignments {@link #loadTopics} found unfinished: partition and target replicas. */
+    Map<TopicPartition, List<Integer>> takeUnfinishedReassignments() {
+        Map<TopicPartition, List<Integer>> out = new LinkedHashMap<>(unfinishedReassignments);
+        unfinishedReassignments.clear();
+        return out;
+    }
+
+    /**
+     * Stores the topic; a partition being reassigned is stored as its replicas before the reassignment plus the target,
+     * so that a reopened cluster starts from replicas that hold data and resumes the reassignment.
+     */
+    void persist(Topic topic) {
         Properties props = new Properties();
         props.setProperty("name", topic.name());
         props.setProperty("id", topic.id().toString());
         props.setProperty("partitions", Integer.toString(topic.partitions().size()));
         for (Partition p : topic.partitions()) {
-            props.setProperty("partition." + p.index() + ".replicas",
-                    String.join(",", p.replicas().stream().map(String::valueOf).toList()));
+            List<Integer> original = new ArrayList<>(p.replicas());
+            original.removeAll(p.addingReplicas());
+            props.setProperty("partition." + p.index() + ".replicas", String.join(",", original.stream().map(String::valueOf).toList()));
+            if (p.isReassigning()) {
+                List<Integer> target = new ArrayList<>(p.replicas());
+                target.removeAll(p.removingReplicas());
+                props.setProperty("partition." + p.index() + ".target", String.join(",", target.stream().map(String::valueOf).toList()));
+            }
         }
         topic.configs().forEach((k, v) -> props.setProperty("config." + k, v));
         store(topicFile(topic.name()), props);

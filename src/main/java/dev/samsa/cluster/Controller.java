@@ -24,6 +24,15 @@ public final class Controller {
         FENCED
     }
 
+    /** What an election an admin asked for (ElectLeaders) did. */
+    public enum ElectionResult {
+        ELECTED,
+        /** The partition already has the leader the election would give it. */
+        NOT_NEEDED,
+        /** No replica may take the lead that the election allows. */
+        NO_ELIGIBLE_LEADER
+    }
+
     private final ClusterState cluster;
 
     Controller(ClusterState cluster) {
@@ -96,6 +105,10 @@ public final class Controller {
      * order that is in the ISR; else, if unclean.leader.election.enable, the first live replica; else none (offline).
      */
     public void elect(Partition partition, int leaving, String reason) {
+        elect(partition, leaving, reason, uncleanAllowed(partition));
+    }
+
+    private void elect(Partition partition, int leaving, String reason, boolean uncleanAllowed) {
         List<Integer> isr = new ArrayList<>(partition.isr());
         int chosen = -1;
         boolean unclean = false;
@@ -105,7 +118,7 @@ public final class Controller {
                 break;
             }
         }
-        if (chosen < 0 && uncleanAllowed(partition)) {
+        if (chosen < 0 && uncleanAllowed) {
             for (int r : partition.replicas()) {
                 if (r != leaving && canLead(partition, r)) {
                     chosen = r;
@@ -128,6 +141,47 @@ public final class Controller {
                 newIsr.add(isr.isEmpty() ? leaving : isr.get(isr.size() - 1));
             }
         }
+        changeLeader(partition, chosen, newIsr, unclean, reason);
+    }
+
+    /**
+     * Preferred election (ElectLeaders PREFERRED, and the automatic rebalance): the first replica takes the lead if it
+     * is alive and in the ISR, as Kafka's PartitionChangeBuilder elects with Election.PREFERRED.
+     */
+    public ElectionResult electPreferred(Partition partition, String reason) {
+        int preferred = partition.replicas().get(0);
+        if (partition.leader() == preferred) {
+            return ElectionResult.NOT_NEEDED;
+        }
+        if (!partition.isr().contains(preferred) || !canLead(partition, preferred)) {
+            return ElectionResult.NO_ELIGIBLE_LEADER;
+        }
+        changeLeader(partition, preferred, partition.isr(), false, reason);
+        return ElectionResult.ELECTED;
+    }
+
+    /**
+     * Unclean election asked for by an admin (ElectLeaders UNCLEAN): only for a partition without a leader, an in-sync
+     * replica first and else any live one, whatever unclean.leader.election.enable says.
+     */
+    public ElectionResult electUnclean(Partition partition, String reason) {
+        if (partition.isOnline()) {
+            return ElectionResult.NOT_NEEDED;
+        }
+        if (partition.replicas().stream().noneMatch(r -> canLead(partition, r))) {
+            return ElectionResult.NO_ELIGIBLE_LEADER;
+        }
+        elect(partition, -1, reason, true);
+        return ElectionResult.ELECTED;
+    }
+
+    /** What the controller does when it takes office: resumes persisted reassignments, starts the imbalance check. */
+    public void activate() {
+        new Reassignments(cluster).resumePersisted();
+        new LeaderBalancer(cluster).schedule();
+    }
+
+    void changeLeader(Partition partition, int chosen, List<Integer> newIsr, boolean unclean, String reason) {
         int oldLeader = partition.leader();
         partition.setLeader(chosen, partition.leaderEpoch() + 1);
         partition.setIsr(newIsr);
@@ -153,7 +207,7 @@ public final class Controller {
         return cluster.metadata().isAlive(broker) && partition.log(broker) != null;
     }
 
-    private boolean uncleanAllowed(Partition partition) {
+    boolean uncleanAllowed(Partition partition) {
         int brokerId = cluster.metadata().controllerId();
         if (brokerId < 0) {
             return false;
@@ -169,6 +223,7 @@ public final class Controller {
         isr.add(follower);
         partition.setIsr(isr);
         cluster.timeline().record("IsrExpanded", partition.topicPartition() + " isr=" + isr + " added=" + follower);
+        new Reassignments(cluster).maybeComplete(partition);
     }
 
     void removeFromIsr(Partition partition, int follower, String reason) {

@@ -14,6 +14,9 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Leader -1 means offline: no replica that may lead is up. The high watermark is the smallest log end offset among
  * the ISR and never goes back while a leader stays.
+ *
+ * <p>During a reassignment, as in KRaft's PartitionRegistration, the replicas are the target followed by the replicas
+ * being removed; adding and removing replicas are listed apart, and both lists are empty otherwise.
  */
 public final class Partition {
 
@@ -28,7 +31,9 @@ public final class Partition {
     private final Topic topic;
     private final int index;
     private final TopicPartition topicPartition;
-    private final List<Integer> replicas;
+    private List<Integer> replicas;
+    private List<Integer> addingReplicas = List.of();
+    private List<Integer> removingReplicas = List.of();
     private final Map<Integer, PartitionLog> logs = new HashMap<>();
     private final Map<Integer, FollowerState> followers = new HashMap<>();
     private int leader;
@@ -60,8 +65,32 @@ public final class Partition {
         return topicPartition;
     }
 
+    /** Replica order: the first is the preferred leader. */
     public List<Integer> replicas() {
         return replicas;
+    }
+
+    public List<Integer> addingReplicas() {
+        return addingReplicas;
+    }
+
+    public List<Integer> removingReplicas() {
+        return removingReplicas;
+    }
+
+    public boolean isReassigning() {
+        return !addingReplicas.isEmpty() || !removingReplicas.isEmpty();
+    }
+
+    /** Replaces the replica set, keeping the leader's view of each follower that stays and starting one for each new. */
+    void setReplicas(List<Integer> replicas, List<Integer> adding, List<Integer> removing) {
+        this.replicas = List.copyOf(replicas);
+        this.addingReplicas = List.copyOf(adding);
+        this.removingReplicas = List.copyOf(removing);
+        followers.keySet().retainAll(this.replicas);
+        for (int r : this.replicas) {
+            followers.computeIfAbsent(r, b -> new FollowerState());
+        }
     }
 
     public int leader() {
