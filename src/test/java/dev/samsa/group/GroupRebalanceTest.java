@@ -69,7 +69,8 @@ class GroupRebalanceTest {
      * coordinator says, every partition exactly once.
      */
     static void awaitStable(KafkaCluster cluster, String group, List<KafkaConsumer<String, String>> consumers) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(1)).until(() -> {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1))
+                .alias("group " + group + " settles with " + consumers.size() + " members").until(() -> {
             consumers.forEach(c -> c.poll(Duration.ofMillis(20)));
             ConsumerGroup g = cluster.group(group);
             if (g.state() != GroupState.STABLE || g.members().size() != consumers.size()) {

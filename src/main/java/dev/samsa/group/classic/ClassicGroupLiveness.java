@@ -135,6 +135,8 @@ public final class ClassicGroupLiveness {
         }
         if (!member.silentInWallTime()) {
             // Still talking in wall time: the clock jumped over its heartbeats, it did not miss them.
+            group.timeline().record("SessionRearmed", "group=" + groupId + " member=" + member + " heard "
+                    + member.wallMsSinceHeard() + " ms ago in wall time, heartbeat interval ~" + member.heartbeatIntervalEstimateMs() + " ms");
             rescheduleHeartbeat(group, member, member.sessionTimeoutMs());
             return;
         }

@@ -197,6 +197,10 @@ public final class ClassicGroupMember {
      * silent in wall time for longer than its heartbeat interval. With the system clock this is always true when a
      * session timeout passes (the session is longer than the interval), which is Kafka's behaviour.
      */
+    long wallMsSinceHeard() {
+        return ClusterClock.wallMillis() - lastHeardWallMs;
+    }
+
     boolean silentInWallTime() {
         return ClusterClock.wallMillis() - lastHeardWallMs > heartbeatIntervalEstimateMs();
     }
