@@ -68,6 +68,23 @@ public final class ClusterMetadata {
         return clusterId;
     }
 
+    /** Told of every leader change, after it is made: how coordinators learn to load or unload a partition. */
+    public interface LeadershipListener {
+        void leaderChanged(Partition partition, int oldLeader, int newLeader);
+    }
+
+    private final List<LeadershipListener> leadershipListeners = new ArrayList<>();
+
+    public void addLeadershipListener(LeadershipListener listener) {
+        leadershipListeners.add(listener);
+    }
+
+    void leaderChanged(Partition partition, int oldLeader, int newLeader) {
+        for (LeadershipListener l : leadershipListeners) {
+            l.leaderChanged(partition, oldLeader, newLeader);
+        }
+    }
+
     /** The lowest live broker id acts as controller. */
     public int controllerId() {
         return alive.isEmpty() ? -1 : alive.iterator().next();

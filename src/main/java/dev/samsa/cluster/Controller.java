@@ -201,6 +201,9 @@ public final class Controller {
             cluster.fetcher().replicateSoon(partition);
         }
         cluster.purgatory().checkAndComplete(partition.topicPartition());
+        if (oldLeader != chosen) {
+            cluster.metadata().leaderChanged(partition, oldLeader, chosen);
+        }
     }
 
     private boolean canLead(Partition partition, int broker) {
