@@ -13,6 +13,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +94,37 @@ class FailureTimelineTest {
                 .isInstanceOf(IllegalStateException.class).hasMessage("setup broke");
         assertThat(reportEntry(results, "test()", EmbeddedKafkaCluster.TIMELINE_REPORT_KEY))
                 .contains("ClusterStarted", "BrokerStarted", "TopicCreated", "created-in-before-each");
+    }
+
+    @Fixture
+    @EmbeddedKafkaCluster(topics = @Topic(name = "orders"))
+    static class FailingAfterAHighWatermarkMove {
+        @BeforeAll
+        static void oneRecordBeforeTheTests(KafkaCluster cluster) throws Exception {
+            send(cluster, "before");
+        }
+
+        @Test
+        void fails(KafkaCluster cluster) throws Exception {
+            // The timeline folds this move into the "hw=1" entry recorded before the test: same place, new content.
+            send(cluster, "during");
+            throw new AssertionError("failed after the high watermark moved");
+        }
+
+        private static void send(KafkaCluster cluster, String value) throws Exception {
+            try (var producer = new KafkaProducer<String, String>(cluster.producerConfig())) {
+                producer.send(new ProducerRecord<>("orders", value)).get();
+            }
+        }
+    }
+
+    @Test
+    void anEventTheTimelineRewroteInPlaceDuringTheTestIsPartOfTheTestsWindow() {
+        EngineExecutionResults results = Fixtures.run(FailingAfterAHighWatermarkMove.class);
+
+        assertThat(reportEntry(results, "fails(KafkaCluster)", EmbeddedKafkaCluster.TIMELINE_REPORT_KEY))
+                .contains("HighWatermark", "orders-0 hw=2")
+                .doesNotContain("TopicCreated");
     }
 
     private static String reportEntry(EngineExecutionResults results, String testName, String key) {
