@@ -1,0 +1,89 @@
+package dev.samsa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.samsa.time.ClusterClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's Java examples outside the JUnit section (which has its own test), run as written; the first test
+ * fails when an example here and the README drift apart.
+ */
+class ReadmeTest {
+
+    private static final List<String> SECTIONS = List.of("## Quick start", "## Failures, replication and time");
+
+    @Test
+    void everyExampleOfTheseSectionsIsInThisFile() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        String source = normalize(Files.readString(Path.of("src/test/java/dev/samsa/ReadmeTest.java")));
+        List<String> examples = new ArrayList<>();
+        for (String section : SECTIONS) {
+            int start = readme.indexOf(section);
+            assertThat(start).as("README section %s", section).isNotNegative();
+            int end = readme.indexOf("\n## ", start + section.length());
+            Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL)
+                    .matcher(readme.substring(start, end < 0 ? readme.length() : end));
+            while (block.find()) {
+                examples.add(normalize(block.group(1)));
+            }
+        }
+        assertThat(examples).hasSize(2).allSatisfy(example -> assertThat(source).contains(example));
+    }
+
+    private static String normalize(String code) {
+        return code.lines().map(String::strip).filter(line -> !line.isEmpty()).collect(Collectors.joining("\n"));
+    }
+
+    @Test
+    void quickStart() throws Exception {
+try (KafkaCluster cluster = KafkaCluster.builder()
+        .topic("orders", 3, 1)                      // name, partitions, replication factor
+        .start()) {
+    try (var producer = new KafkaProducer<String, String>(cluster.producerConfig())) {
+        producer.send(new ProducerRecord<>("orders", "id-1", "created")).get();
+    }
+    try (var consumer = new KafkaConsumer<String, String>(cluster.consumerConfig(null))) {
+        var tp = new TopicPartition("orders", 0);
+        consumer.assign(List.of(tp));
+        consumer.seekToBeginning(List.of(tp));
+        consumer.poll(Duration.ofSeconds(1)).forEach(r -> System.out.println(r.value()));
+    }
+}
+    }
+
+    @Test
+    void failuresReplicationAndTime() {
+try (KafkaCluster cluster = KafkaCluster.builder()
+        .brokers(3)
+        .clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z")))
+        .seed(42)
+        .topic("payments", 1, 3)
+        .start()) {
+    int leader = cluster.partition("payments", 0).leader();
+    int follower = cluster.partition("payments", 0).replicas().stream().filter(b -> b != leader).findFirst().orElseThrow();
+    cluster.faults().pauseReplication("payments", 0, follower);
+    cluster.clock().advance(Duration.ofMillis(30_001));   // past replica.lag.time.max.ms
+    assertThat(cluster.partition("payments", 0).isr()).doesNotContain(follower);
+
+    cluster.broker(leader).crash();                       // in-memory state lost, page cache kept
+    assertThat(cluster.partition("payments", 0).leader()).isNotEqualTo(leader);
+    cluster.broker(leader).restart();                     // same port; logs recovered; rejoins as follower
+    System.out.println(cluster.events());                 // the timeline, one event per line
+}
+    }
+}
