@@ -25,7 +25,7 @@ public final class ReplicaFetcher {
     public void replicateSoon(Partition partition) {
         String key = "replicate-" + partition.topicPartition();
         if (!cluster.scheduler().isScheduled(key)) {
-            cluster.scheduler().schedule(key, Long.MIN_VALUE, () -> replicate(partition));
+            cluster.scheduler().schedule(key, cluster.nowMs(), () -> replicate(partition));
         }
     }
 

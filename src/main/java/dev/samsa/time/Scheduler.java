@@ -87,7 +87,8 @@ public final class Scheduler {
         }
         if (!clock.isManual() && !clusterTimers.isEmpty()) {
             long ms = clusterTimers.first().deadline - clock.milliseconds();
-            wait = Math.min(wait, ms <= 0 ? 0 : ms * 1_000_000L);
+            // The loop wakes at least every second anyway; capping first keeps far deadlines from overflowing.
+            wait = Math.min(wait, ms <= 0 ? 0 : Math.min(ms, 1_000L) * 1_000_000L);
         }
         return Math.max(0, wait);
     }
