@@ -4,7 +4,9 @@ import dev.samsa.event.Timeline;
 import dev.samsa.fault.FaultState;
 import dev.samsa.time.ClusterLoop;
 import dev.samsa.time.Scheduler;
+import java.util.Map;
 import java.util.Random;
+import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
  * Everything a handler may touch, in one place: metadata, timers, the purgatory, producer ids, the timeline and the
@@ -12,7 +14,7 @@ import java.util.Random;
  */
 public record ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
                            ProducerIdManager producerIds, Timeline timeline, Random random,
-                           java.util.Map<org.apache.kafka.common.protocol.ApiKeys, Long> requestCounts,
+                           Map<ApiKeys, Long> requestCounts,
                            FaultState faults) {
 
     public Controller controller() {
@@ -24,7 +26,7 @@ public record ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOp
     }
 
     /** Requests handled per API since start, for tests and benchmarks. */
-    public java.util.Map<org.apache.kafka.common.protocol.ApiKeys, Long> requestCounts() {
+    public Map<ApiKeys, Long> requestCounts() {
         return requestCounts;
     }
 

@@ -8,6 +8,7 @@ import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.UnknownLeaderEpochException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
 
 /**
@@ -43,18 +44,18 @@ public final class ReplicaManager {
      * NONE, or NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR shrank below min.insync.replicas meanwhile, or
      * NOT_LEADER_OR_FOLLOWER when leadership moved.
      */
-    public org.apache.kafka.common.protocol.Errors acksAllOutcome(int brokerId, TopicPartition tp, long requiredOffset) {
+    public Errors acksAllOutcome(int brokerId, TopicPartition tp, long requiredOffset) {
         Partition partition = cluster.metadata().partition(tp);
         if (partition == null || partition.leader() != brokerId) {
-            return org.apache.kafka.common.protocol.Errors.NOT_LEADER_OR_FOLLOWER;
+            return Errors.NOT_LEADER_OR_FOLLOWER;
         }
         if (partition.highWatermark() < requiredOffset) {
             return null;
         }
         int minIsr = (Integer) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("min.insync.replicas");
         return partition.isr().size() < minIsr
-                ? org.apache.kafka.common.protocol.Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND
-                : org.apache.kafka.common.protocol.Errors.NONE;
+                ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND
+                : Errors.NONE;
     }
 
     /** Kafka's check of the epoch a client believes current: -1 means "no opinion". */

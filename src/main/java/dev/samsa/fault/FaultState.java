@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
@@ -25,15 +26,15 @@ public final class FaultState {
     private final Map<Integer, Long> latencyMs = new HashMap<>();
     private final Set<String> pausedFollowers = new HashSet<>();
 
-    public void pause(org.apache.kafka.common.TopicPartition tp, int follower) {
+    public void pause(TopicPartition tp, int follower) {
         pausedFollowers.add(tp + "@" + follower);
     }
 
-    public void resume(org.apache.kafka.common.TopicPartition tp, int follower) {
+    public void resume(TopicPartition tp, int follower) {
         pausedFollowers.remove(tp + "@" + follower);
     }
 
-    public boolean isPaused(org.apache.kafka.common.TopicPartition tp, int follower) {
+    public boolean isPaused(TopicPartition tp, int follower) {
         return pausedFollowers.contains(tp + "@" + follower);
     }
 

@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +93,7 @@ public final class Handlers {
 
     /** Injected failures answer before the handler runs; added latency delays the handling in wall time. */
     private static void handleWithFaults(ApiHandler handler, KafkaRequest request, BrokerContext broker) {
-        org.apache.kafka.common.protocol.Errors injected = broker.cluster().faults().takeFailure(request.apiKey());
+        Errors injected = broker.cluster().faults().takeFailure(request.apiKey());
         if (injected != null) {
             broker.cluster().requestCounts().merge(request.apiKey(), 1L, Long::sum);
             broker.cluster().timeline().record("FaultInjected", request.apiKey() + " to broker=" + broker.brokerId()
