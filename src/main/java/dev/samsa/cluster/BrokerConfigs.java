@@ -34,6 +34,8 @@ public final class BrokerConfigs {
                 "leader.imbalance.check.interval.seconds");
         define("leader.imbalance.per.broker.percentage", Type.INT, "10");
         define("num.partitions", Type.INT, "1");
+        define("offsets.commit.timeout.ms", Type.INT, "5000");
+        define("offsets.retention.check.interval.ms", Type.LONG, "600000");
         define("offsets.retention.minutes", Type.INT, "10080");
         define("offsets.topic.num.partitions", Type.INT, "5");
         define("offsets.topic.replication.factor", Type.SHORT, "3");

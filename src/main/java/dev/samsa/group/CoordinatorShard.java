@@ -2,6 +2,7 @@ package dev.samsa.group;
 
 import dev.samsa.event.Timeline;
 import dev.samsa.group.classic.ClassicGroup;
+import dev.samsa.group.classic.ClassicGroupMetadata;
 import dev.samsa.log.LogReadInfo;
 import dev.samsa.log.PartitionLog;
 import java.util.HashMap;
@@ -46,11 +47,14 @@ final class CoordinatorShard {
         }
     }
 
-    /** Replays the whole log, last record per key wins; groups come back Empty, as after a coordinator failover. */
+    /**
+     * Replays the whole log, last record per key wins, as Kafka's loader: a group comes back as its last GroupMetadata
+     * record left it (Stable with its members and assignment, or Empty); a group known only by its offsets comes back
+     * Empty without a protocol type.
+     */
     static CoordinatorShard load(int partition, int brokerId, PartitionLog log, Timeline timeline, long nowMs) {
         CoordinatorShard shard = new CoordinatorShard(partition, brokerId);
-        Map<String, GroupRecords.GroupMetadata> metadata = new HashMap<>();
-        Map<String, Long> metadataTime = new HashMap<>();
+        Map<String, ClassicGroupMetadata> metadata = new HashMap<>();
         long next = log.logStartOffset();
         long end = log.logEndOffset();
         int records = 0;
@@ -74,7 +78,6 @@ final class CoordinatorShard {
                         metadata.remove(d.groupId());
                     } else {
                         metadata.put(d.groupId(), d.group());
-                        metadataTime.put(d.groupId(), r.timestamp());
                     }
                 }
                 next = batch.nextOffset();
@@ -83,13 +86,13 @@ final class CoordinatorShard {
                 break;
             }
         }
-        metadata.forEach((groupId, m) -> shard.groups.put(groupId,
-                ClassicGroup.loaded(groupId, m.protocolType(), m.generationId(), timeline, Math.min(nowMs, metadataTime.get(groupId)))));
+        metadata.forEach((groupId, m) -> shard.groups.put(groupId, ClassicGroup.loaded(groupId, m, timeline, nowMs)));
         for (String groupId : shard.offsets.keySet()) {
-            shard.groups.computeIfAbsent(groupId, g -> ClassicGroup.loaded(g, null, 0, timeline, nowMs));
+            shard.groups.computeIfAbsent(groupId, g -> ClassicGroup.loaded(g, timeline, nowMs));
         }
         timeline.record("CoordinatorLoaded", "__consumer_offsets-" + partition + " on broker " + brokerId + " groups="
-                + shard.groups.keySet() + " records=" + records);
+                + shard.groups.values().stream().map(g -> g.groupId() + "(" + g.state() + " generation=" + g.generationId()
+                + " members=" + g.numMembers() + ")").toList() + " records=" + records);
         return shard;
     }
 }

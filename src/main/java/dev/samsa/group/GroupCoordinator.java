@@ -2,6 +2,7 @@ package dev.samsa.group;
 
 import dev.samsa.cluster.BrokerConfigs;
 import dev.samsa.cluster.ClusterState;
+import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ReplicaManager;
 import dev.samsa.cluster.Topic;
@@ -14,6 +15,7 @@ import dev.samsa.group.classic.ClassicGroups;
 import dev.samsa.group.classic.JoinRequest;
 import dev.samsa.group.classic.JoinResult;
 import dev.samsa.group.classic.SyncResult;
+import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -131,7 +133,9 @@ public final class GroupCoordinator {
         PartitionLog log = p.log(p.leader());
         CoordinatorShard shard = CoordinatorShard.load(partition, p.leader(), log, cluster.timeline(), cluster.nowMs());
         shards.put(partition, shard);
-        shard.groups.values().forEach(g -> offsets.scheduleExpiry(shard, g));
+        // Loaded members must heartbeat to this coordinator within their session, as Kafka's onLoaded arms them.
+        shard.groups.values().forEach(g -> classic.liveness().onLoaded(g));
+        offsets.scheduleCleanup(shard);
     }
 
     /** Drops partition {@code partition}'s groups: parked requests learn NOT_COORDINATOR, timers stop. */
@@ -142,8 +146,10 @@ public final class GroupCoordinator {
         }
         for (ClassicGroup g : shard.groups.values()) {
             classic.liveness().unload(g);
-            cluster.scheduler().cancel(OffsetStore.expiryKey(g.groupId()));
         }
+        cluster.scheduler().cancel(OffsetStore.cleanupKey(partition));
+        // Writes parked on this partition's high watermark learn NOT_COORDINATOR now rather than at their timeout.
+        cluster.purgatory().checkAndComplete(new TopicPartition(OFFSETS_TOPIC, partition));
         cluster.timeline().record("CoordinatorUnloaded", OFFSETS_TOPIC + "-" + partition + " from broker " + shard.brokerId);
     }
 
@@ -262,7 +268,6 @@ public final class GroupCoordinator {
     void removeGroup(CoordinatorShard shard, ClassicGroup group, String why) {
         group.transitionTo(ClassicGroupState.DEAD, cluster.nowMs());
         shard.groups.remove(group.groupId());
-        cluster.scheduler().cancel(OffsetStore.expiryKey(group.groupId()));
         append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), null));
         cluster.timeline().record("GroupRemoved", "group=" + group.groupId() + " reason: " + why);
     }
@@ -301,11 +306,69 @@ public final class GroupCoordinator {
 
     // ---- shared plumbing
 
-    void append(CoordinatorShard shard, SimpleRecord... records) {
-        // acks=1: the coordinator answers once its own replica has the record (see the issue note: Kafka waits for
-        // the high watermark).
-        new ReplicaManager(cluster).appendAsLeader(shard.brokerId, new TopicPartition(OFFSETS_TOPIC, shard.partition),
-                GroupRecords.batch(records), (short) 1);
+    /**
+     * A coordinator write: where it went and the offset the high watermark must reach before it counts, as Kafka's
+     * runtime waits for it before answering (acks=-1 semantics; the append itself is acks=1, as Kafka's
+     * CoordinatorPartitionWriter does).
+     */
+    public record Write(int partition, int brokerId, int leaderEpoch, long requiredOffset) {
+    }
+
+    Write append(CoordinatorShard shard, SimpleRecord... records) {
+        TopicPartition tp = new TopicPartition(OFFSETS_TOPIC, shard.partition);
+        LogAppendInfo info = new ReplicaManager(cluster).appendAsLeader(shard.brokerId, tp, GroupRecords.batch(records), (short) 1);
+        return new Write(shard.partition, shard.brokerId, cluster.metadata().partition(tp).leaderEpoch(), info.lastOffset() + 1);
+    }
+
+    /**
+     * Calls {@code done} once {@code write} is replicated (the high watermark passed it): NONE; or, as Kafka maps a
+     * failed coordinator write, NOT_COORDINATOR when the partition's leadership moved (or its leader epoch changed)
+     * first, COORDINATOR_NOT_AVAILABLE when offsets.commit.timeout.ms passed. A null write completes at once.
+     */
+    public void whenReplicated(Write write, Consumer<Errors> done) {
+        if (write == null) {
+            done.accept(Errors.NONE);
+            return;
+        }
+        long timeoutMs = configs(write.brokerId()).getInt("offsets.commit.timeout.ms");
+        cluster.purgatory().tryCompleteElseWatch(new DelayedWrite(write, done),
+                List.of(new TopicPartition(OFFSETS_TOPIC, write.partition())), timeoutMs, "coordinator-write");
+    }
+
+    /** NONE once replicated, NOT_COORDINATOR once it cannot be, null while still waiting. */
+    private Errors writeOutcome(Write write) {
+        Partition p = cluster.metadata().partition(new TopicPartition(OFFSETS_TOPIC, write.partition()));
+        if (p == null || p.leader() != write.brokerId() || p.leaderEpoch() != write.leaderEpoch()) {
+            return Errors.NOT_COORDINATOR;
+        }
+        return p.highWatermark() >= write.requiredOffset() ? Errors.NONE : null;
+    }
+
+    private final class DelayedWrite extends DelayedOperation {
+        private final Write write;
+        private final Consumer<Errors> done;
+
+        DelayedWrite(Write write, Consumer<Errors> done) {
+            this.write = write;
+            this.done = done;
+        }
+
+        @Override
+        public boolean tryComplete() {
+            return writeOutcome(write) != null && forceComplete();
+        }
+
+        @Override
+        protected void onComplete() {
+            Errors outcome = writeOutcome(write);
+            // Timed out: Kafka's REQUEST_TIMED_OUT of a coordinator write reaches the client as COORDINATOR_NOT_AVAILABLE.
+            done.accept(outcome == null ? Errors.COORDINATOR_NOT_AVAILABLE : outcome);
+        }
+    }
+
+    /** Whether {@code shard} is still the loaded one of its partition (a timer may outlive an unload). */
+    boolean isLoaded(CoordinatorShard shard) {
+        return shards.get(shard.partition) == shard;
     }
 
     CoordinatorShard shardOf(String groupId) {
@@ -317,19 +380,17 @@ public final class GroupCoordinator {
         return null;
     }
 
-    /** After every generation change: persist the group, and start or stop the Empty group's retention clock. */
+    /**
+     * After every generation change: persist the group when Kafka writes its GroupMetadata record, that is when a
+     * rebalance leaves it Empty or Stable with its assignment, or a static member was replaced in a Stable group.
+     * (CompletingRebalance is not written: a coordinator taking over then would bring back members without assignment.)
+     */
     private void onGenerationChange(ClassicGroup group) {
         CoordinatorShard shard = shardOf(group.groupId());
-        if (shard == null) {
+        if (shard == null || !(group.isInState(ClassicGroupState.EMPTY) || group.isInState(ClassicGroupState.STABLE))) {
             return;
         }
-        persistGroup(shard, group);
-        offsets.scheduleExpiry(shard, group);
-    }
-
-    void persistGroup(CoordinatorShard shard, ClassicGroup group) {
-        append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(),
-                new GroupRecords.GroupMetadata(group.protocolType(), group.generationId())));
+        append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), group.toMetadata()));
     }
 
     BrokerConfigs configs(int brokerId) {

@@ -1,7 +1,14 @@
 package dev.samsa.group;
 
+import dev.samsa.group.classic.ClassicGroupMetadata;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.MemoryRecords;
@@ -18,10 +25,18 @@ import org.apache.kafka.common.record.SimpleRecord;
  *   type 1, offset commit:  group:string topic:string partition:int32
  *   type 2, group metadata: group:string
  * offset commit value := version:int8(0) offset:int64 leaderEpoch:int32 metadata:nullable_string commitTimestamp:int64
- * group metadata value := version:int8(0) protocolType:nullable_string generation:int32
+ * group metadata value := version:int8(1) protocolType:nullable_string generation:int32 protocol:nullable_string
+ *                         leader:nullable_string currentStateTimestamp:int64 memberCount:int32 member*
+ *   member := memberId:string groupInstanceId:nullable_string clientId:string clientHost:string
+ *             rebalanceTimeout:int32 sessionTimeout:int32 subscription:bytes assignment:bytes
+ *   (version 0, still read: protocolType:nullable_string generation:int32; the group comes back Empty)
  * string          := length:int16 utf8-bytes
  * nullable_string := length:int16 (-1 for null) utf8-bytes
+ * bytes           := length:int32 bytes
  * </pre>
+ *
+ * The group metadata value carries what Kafka's {@code GroupMetadataValue} does, so a coordinator that takes the
+ * partition over brings a Stable group back Stable with its members and assignment.
  *
  * For example the commit of offset 42 for group "g", partition "t"-0 has the 15-byte key
  * {@code 00 01 | 00 01 'g' | 00 01 't' | 00 00 00 00}. Stateless; safe from any thread.
@@ -34,12 +49,8 @@ public final class GroupRecords {
     private GroupRecords() {
     }
 
-    /** A decoded record: exactly one of {@code offsetKey} or {@code groupId}-only is set; value null is a tombstone. */
-    public record Decoded(String groupId, TopicPartition partition, CommittedOffset offset, GroupMetadata group, boolean tombstone) {
-    }
-
-    /** What survives of a classic group in the log: enough to bring it back as an Empty group. */
-    public record GroupMetadata(String protocolType, int generationId) {
+    /** A decoded record: {@code partition} is set for an offset commit, null for group metadata; a null value is a tombstone. */
+    public record Decoded(String groupId, TopicPartition partition, CommittedOffset offset, ClassicGroupMetadata group, boolean tombstone) {
     }
 
     public static SimpleRecord offsetCommit(long nowMs, String groupId, TopicPartition tp, CommittedOffset value) {
@@ -55,19 +66,39 @@ public final class GroupRecords {
         return new SimpleRecord(nowMs, key, v.array());
     }
 
-    public static SimpleRecord groupMetadata(long nowMs, String groupId, GroupMetadata value) {
+    public static SimpleRecord groupMetadata(long nowMs, String groupId, ClassicGroupMetadata value) {
         byte[] id = groupId.getBytes(StandardCharsets.UTF_8);
         ByteBuffer k = ByteBuffer.allocate(2 + 2 + id.length).putShort(GROUP_METADATA);
         putNullable(k, id);
         if (value == null) {
             return new SimpleRecord(nowMs, k.array(), null);
         }
-        byte[] type = bytes(value.protocolType());
-        ByteBuffer v = ByteBuffer.allocate(1 + 2 + (type == null ? 0 : type.length) + 4);
-        v.put((byte) 0);
-        putNullable(v, type);
-        v.putInt(value.generationId());
-        return new SimpleRecord(nowMs, k.array(), v.array());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream v = new DataOutputStream(bytes);
+        try {
+            v.writeByte(1);
+            writeNullable(v, value.protocolType());
+            v.writeInt(value.generationId());
+            writeNullable(v, value.protocolName());
+            writeNullable(v, value.leaderId());
+            v.writeLong(value.currentStateTimestampMs());
+            v.writeInt(value.members().size());
+            for (ClassicGroupMetadata.Member m : value.members()) {
+                writeNullable(v, m.memberId());
+                writeNullable(v, m.groupInstanceId());
+                writeNullable(v, m.clientId());
+                writeNullable(v, m.clientHost());
+                v.writeInt(m.rebalanceTimeoutMs());
+                v.writeInt(m.sessionTimeoutMs());
+                v.writeInt(m.subscription().length);
+                v.write(m.subscription());
+                v.writeInt(m.assignment().length);
+                v.write(m.assignment());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new SimpleRecord(nowMs, k.array(), bytes.toByteArray());
     }
 
     public static MemoryRecords batch(SimpleRecord... records) {
@@ -82,8 +113,10 @@ public final class GroupRecords {
         short type = k.getShort();
         String groupId = getNullable(k);
         ByteBuffer v = record.hasValue() ? record.value().duplicate() : null;
-        if (v != null && v.get() != 0) {
-            throw new IllegalStateException("Unknown value version in __consumer_offsets record at offset " + record.offset());
+        byte version = v == null ? 0 : v.get();
+        if (version != 0 && !(version == 1 && type == GROUP_METADATA)) {
+            throw new IllegalStateException("Unknown value version " + version + " of key type " + type
+                    + " in __consumer_offsets record at offset " + record.offset());
         }
         switch (type) {
             case OFFSET_COMMIT -> {
@@ -101,7 +134,22 @@ public final class GroupRecords {
                     return new Decoded(groupId, null, null, null, true);
                 }
                 String protocolType = getNullable(v);
-                return new Decoded(groupId, null, null, new GroupMetadata(protocolType, v.getInt()), false);
+                int generation = v.getInt();
+                if (version == 0) {
+                    return new Decoded(groupId, null, null, new ClassicGroupMetadata(protocolType, generation, null, null,
+                            record.timestamp(), List.of()), false);
+                }
+                String protocol = getNullable(v);
+                String leader = getNullable(v);
+                long stateTimestamp = v.getLong();
+                int count = v.getInt();
+                List<ClassicGroupMetadata.Member> members = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    members.add(new ClassicGroupMetadata.Member(getNullable(v), getNullable(v), getNullable(v), getNullable(v),
+                            v.getInt(), v.getInt(), getBytes(v), getBytes(v)));
+                }
+                return new Decoded(groupId, null, null, new ClassicGroupMetadata(protocolType, generation, protocol, leader,
+                        stateTimestamp, members), false);
             }
             default -> throw new IllegalStateException("Unknown key type " + type + " in __consumer_offsets record at offset "
                     + record.offset());
@@ -128,6 +176,22 @@ public final class GroupRecords {
         } else {
             b.putShort((short) s.length).put(s);
         }
+    }
+
+    private static void writeNullable(DataOutputStream out, String s) throws IOException {
+        byte[] b = bytes(s);
+        if (b == null) {
+            out.writeShort(-1);
+        } else {
+            out.writeShort(b.length);
+            out.write(b);
+        }
+    }
+
+    private static byte[] getBytes(ByteBuffer b) {
+        byte[] bytes = new byte[b.getInt()];
+        b.get(bytes);
+        return bytes;
     }
 
     private static String getNullable(ByteBuffer b) {

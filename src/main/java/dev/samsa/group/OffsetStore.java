@@ -10,24 +10,26 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
-import org.apache.kafka.common.errors.IllegalGenerationException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.IllegalGenerationException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.SimpleRecord;
 
 /**
  * Committed offsets, as Kafka's {@code OffsetMetadataManager}: OffsetCommit (checked against the member and generation;
  * generation -1 commits for an Empty or unknown group, which creates a simple group), OffsetFetch, OffsetDelete, and
- * expiry. Offsets of an Empty classic group expire offsets.retention.minutes after the group became Empty; those of a
- * simple group (no protocol type) that long after their commit. This is an age deadline (DESIGN.md) and fires when a
- * manual clock jumps past it ("offsets-expire-&lt;group&gt;"). A group left with no members and no offsets becomes
- * Dead and is removed. Owned by the cluster loop.
+ * expiry. Every write returns a {@link GroupCoordinator.Write} that the caller answers after, once it is replicated.
+ *
+ * <p>Expiry, as Kafka's {@code cleanupGroupMetadata}: every offsets.retention.check.interval.ms of cluster time
+ * ("group-expiration-&lt;partition&gt;", armed when the partition is loaded) each group's offsets are checked against
+ * offsets.retention.minutes: those of an Empty classic group count from when it became Empty, those of a simple group
+ * (no protocol type) and those of topics a Stable consumer group no longer subscribes to from their commit. An Empty
+ * group left without offsets is removed. This is an age deadline (DESIGN.md): a manual clock jump past it fires it.
+ * Owned by the cluster loop.
  */
 public final class OffsetStore {
-
-    /** Kafka's offsets.retention.check.interval.ms: how long an Empty group without offsets lingers. */
-    static final long RETENTION_CHECK_INTERVAL_MS = 600_000L;
 
     private final GroupCoordinator coordinator;
 
@@ -35,18 +37,18 @@ public final class OffsetStore {
         this.coordinator = coordinator;
     }
 
-    static String expiryKey(String groupId) {
-        return "offsets-expire-" + groupId;
+    static String cleanupKey(int partition) {
+        return "group-expiration-" + partition;
     }
 
     /**
-     * Validates the committer and stores the offsets; returns the group-level outcome (per-partition errors are the
-     * caller's, e.g. an unknown topic).
+     * Validates the committer, appends the offsets and applies them; returns the write to answer after, null when
+     * there was nothing to write (per-partition errors are the caller's, e.g. an unknown topic).
      *
      * @throws ApiException UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID, REBALANCE_IN_PROGRESS,
      *         GROUP_ID_NOT_FOUND (v9+), COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, as Kafka answers
      */
-    public void commit(int brokerId, short version, String groupId, String memberId, String instanceId, int generation,
+    public GroupCoordinator.Write commit(int brokerId, short version, String groupId, String memberId, String instanceId, int generation,
                        Map<TopicPartition, CommittedOffset> commits) {
         CoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
         ClassicGroup group = shard.groups.get(groupId);
@@ -65,11 +67,9 @@ public final class OffsetStore {
         List<SimpleRecord> records = new ArrayList<>();
         long now = coordinator.cluster().nowMs();
         commits.forEach((tp, o) -> records.add(GroupRecords.offsetCommit(now, groupId, tp, o)));
-        if (!records.isEmpty()) {
-            coordinator.append(shard, records.toArray(new SimpleRecord[0]));
-        }
+        GroupCoordinator.Write write = records.isEmpty() ? null : coordinator.append(shard, records.toArray(new SimpleRecord[0]));
         commits.forEach((tp, o) -> shard.putOffset(groupId, tp, o));
-        scheduleExpiry(shard, group);
+        return write;
     }
 
     private static void throwIfCommitIsInvalid(ClassicGroup group, String memberId, String instanceId, int generation) {
@@ -119,32 +119,47 @@ public final class OffsetStore {
         return result;
     }
 
+    /** OffsetDelete's answer: an error per partition (NONE when deleted or absent) and the write to answer after. */
+    public record DeleteResult(Map<TopicPartition, Errors> errors, GroupCoordinator.Write write) {
+    }
+
     /**
-     * OffsetDelete: removes the offsets of partitions the group does not consume.
+     * OffsetDelete, as Kafka: an Empty group loses the offsets asked for; a non-empty group of protocol type "consumer"
+     * loses those of topics it does not subscribe to, and the partitions of subscribed topics answer
+     * GROUP_SUBSCRIBED_TO_TOPIC.
      *
      * @throws GroupIdNotFoundException when the group does not exist
-     * @throws GroupNotEmptyException when a classic group has members (Kafka refuses then; consumer groups would check subscriptions)
+     * @throws GroupNotEmptyException when a non-empty group does not use the consumer protocol (NON_EMPTY_GROUP)
      */
-    public void delete(int brokerId, String groupId, List<TopicPartition> partitions) {
+    public DeleteResult delete(int brokerId, String groupId, List<TopicPartition> partitions) {
         CoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
         ClassicGroup group = shard.groups.get(groupId);
         if (group == null || group.isInState(ClassicGroupState.DEAD)) {
             throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
         }
-        if (!group.isInState(ClassicGroupState.EMPTY)) {
+        if (!group.isInState(ClassicGroupState.EMPTY) && !group.usesConsumerProtocol()) {
             throw new GroupNotEmptyException("Group " + groupId + " has members; stop them before deleting its offsets.");
         }
+        Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
         List<SimpleRecord> tombstones = new ArrayList<>();
         long now = coordinator.cluster().nowMs();
         for (TopicPartition tp : partitions) {
+            if (group.isSubscribedToTopic(tp.topic())) {
+                errors.put(tp, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
+                continue;
+            }
+            errors.put(tp, Errors.NONE);
             if (shard.offsets(groupId).containsKey(tp)) {
                 tombstones.add(GroupRecords.offsetCommit(now, groupId, tp, null));
             }
         }
-        if (!tombstones.isEmpty()) {
-            coordinator.append(shard, tombstones.toArray(new SimpleRecord[0]));
-        }
-        partitions.forEach(tp -> shard.removeOffset(groupId, tp));
+        GroupCoordinator.Write write = tombstones.isEmpty() ? null : coordinator.append(shard, tombstones.toArray(new SimpleRecord[0]));
+        errors.forEach((tp, e) -> {
+            if (e == Errors.NONE) {
+                shard.removeOffset(groupId, tp);
+            }
+        });
+        return new DeleteResult(errors, write);
     }
 
     void deleteAll(CoordinatorShard shard, String groupId) {
@@ -160,49 +175,74 @@ public final class OffsetStore {
         return coordinator.configs(-1).getLong("offsets.retention.minutes") * 60_000L;
     }
 
-    /** Arms the group's age timer: the first moment one of its offsets (or, without offsets, the group) expires. */
-    void scheduleExpiry(CoordinatorShard shard, ClassicGroup group) {
-        String key = expiryKey(group.groupId());
-        if (!group.isInState(ClassicGroupState.EMPTY)) {
-            coordinator.cluster().scheduler().cancel(key);
-            return;
-        }
-        Map<TopicPartition, CommittedOffset> offsets = shard.offsets(group.groupId());
-        long deadline;
-        if (offsets.isEmpty()) {
-            deadline = group.stateTimestampMs() + RETENTION_CHECK_INTERVAL_MS;
-        } else if (group.protocolType() != null) {
-            deadline = group.stateTimestampMs() + retentionMs();
-        } else {
-            deadline = offsets.values().stream().mapToLong(CommittedOffset::commitTimestampMs).min().orElseThrow() + retentionMs();
-        }
-        String groupId = group.groupId();
-        coordinator.cluster().scheduler().schedule(key, deadline, () -> expire(shard, groupId));
+    /** Arms the partition's next expiry check, offsets.retention.check.interval.ms from now, as Kafka's shard does. */
+    void scheduleCleanup(CoordinatorShard shard) {
+        long interval = coordinator.configs(shard.brokerId).getLong("offsets.retention.check.interval.ms");
+        coordinator.cluster().scheduler().scheduleAfter(cleanupKey(shard.partition), interval, () -> cleanup(shard));
     }
 
-    private void expire(CoordinatorShard shard, String groupId) {
-        ClassicGroup group = shard.groups.get(groupId);
-        if (group == null || !group.isInState(ClassicGroupState.EMPTY)) {
+    private void cleanup(CoordinatorShard shard) {
+        if (!coordinator.isLoaded(shard)) {
             return;
         }
-        long now = coordinator.cluster().nowMs();
-        long retention = retentionMs();
-        List<TopicPartition> expired = new ArrayList<>();
-        shard.offsets(groupId).forEach((tp, o) -> {
-            long base = group.protocolType() != null ? group.stateTimestampMs() : o.commitTimestampMs();
-            if (now - base >= retention) {
-                expired.add(tp);
+        try {
+            for (ClassicGroup group : List.copyOf(shard.groups.values())) {
+                if (expireOffsets(shard, group) && group.isInState(ClassicGroupState.EMPTY)) {
+                    coordinator.removeGroup(shard, group, "Empty with no offsets left");
+                }
             }
-        });
+        } catch (ApiException e) {
+            // The partition is moving away; the next check (or the next coordinator) retries, as Kafka's timer does.
+            coordinator.cluster().timeline().record("OffsetsExpiryFailed", "__consumer_offsets-" + shard.partition + ": " + e);
+        }
+        scheduleCleanup(shard);
+    }
+
+    /** Kafka's {@code cleanupExpiredOffsets}: tombstones the expired offsets; true when the group has none left. */
+    private boolean expireOffsets(CoordinatorShard shard, ClassicGroup group) {
+        String groupId = group.groupId();
+        Map<TopicPartition, CommittedOffset> offsets = shard.offsets(groupId);
+        if (offsets.isEmpty()) {
+            return true;
+        }
+        Boolean sinceEmpty = expiryBase(group);
+        if (sinceEmpty == null) {
+            return false;
+        }
+        long now = coordinator.cluster().nowMs();
+        long retention = coordinator.configs(shard.brokerId).getInt("offsets.retention.minutes") * 60_000L;
+        List<TopicPartition> expired = new ArrayList<>();
+        boolean allExpired = true;
+        for (Map.Entry<TopicPartition, CommittedOffset> e : offsets.entrySet()) {
+            long base = sinceEmpty ? group.stateTimestampMs() : e.getValue().commitTimestampMs();
+            if (!group.isSubscribedToTopic(e.getKey().topic()) && now - base >= retention) {
+                expired.add(e.getKey());
+            } else {
+                allExpired = false;
+            }
+        }
         if (!expired.isEmpty()) {
             coordinator.append(shard, expired.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toArray(SimpleRecord[]::new));
             expired.forEach(tp -> shard.removeOffset(groupId, tp));
             coordinator.cluster().timeline().record("OffsetsExpired", "group=" + groupId + " partitions=" + expired);
         }
-        if (shard.offsets(groupId).isEmpty()) {
-            coordinator.removeGroup(shard, group, "Empty with no offsets left");
-        } else {
-            scheduleExpiry(shard, group);
+        return allExpired;
+    }
+
+    /**
+     * Kafka's {@code offsetExpirationCondition}: TRUE to count from when the (classic, Empty) group became Empty, FALSE
+     * to count from each commit (simple groups; Stable consumer groups for topics they left), null for no expiry.
+     */
+    private static Boolean expiryBase(ClassicGroup group) {
+        if (group.protocolType() == null) {
+            return Boolean.FALSE;
         }
+        if (group.isInState(ClassicGroupState.EMPTY)) {
+            return Boolean.TRUE;
+        }
+        if (group.usesConsumerProtocol() && group.subscribedTopics().isPresent() && group.isInState(ClassicGroupState.STABLE)) {
+            return Boolean.FALSE;
+        }
+        return null;
     }
 }

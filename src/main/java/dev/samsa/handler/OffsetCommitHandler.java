@@ -1,6 +1,7 @@
 package dev.samsa.handler;
 
 import dev.samsa.group.CommittedOffset;
+import dev.samsa.group.GroupCoordinator;
 import dev.samsa.wire.KafkaRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,6 +18,10 @@ import org.apache.kafka.common.protocol.Errors;
  * for an Empty or unknown group. Metadata strings are kept (OFFSET_METADATA_TOO_LARGE past 4096 bytes); an unknown
  * topic gets UNKNOWN_TOPIC_OR_PARTITION. v6+ leader epochs are stored. The v2-4 retention time is ignored, as Kafka 4
  * does. v9 answers GROUP_ID_NOT_FOUND for an unknown group with a generation. v10 (topic ids) is not served.
+ *
+ * <p>The answer waits until the offset records are replicated (the high watermark of the group's
+ * {@code __consumer_offsets} partition passes them), as Kafka's coordinator does; a write that cannot be replicated
+ * answers NOT_COORDINATOR (leadership moved) or COORDINATOR_NOT_AVAILABLE (offsets.commit.timeout.ms passed).
  */
 final class OffsetCommitHandler implements ApiHandler {
 
@@ -58,13 +63,21 @@ final class OffsetCommitHandler implements ApiHandler {
                 }
             }
         }
+        GroupCoordinator.Write write;
         try {
-            broker.groups().offsets().commit(broker.brokerId(), request.version(), data.groupId(), data.memberId(),
+            write = broker.groups().offsets().commit(broker.brokerId(), request.version(), data.groupId(), data.memberId(),
                     data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits);
         } catch (ApiException e) {
             short code = Errors.forException(e).code();
             results.values().forEach(rp -> rp.setErrorCode(code));
+            request.respond(response);
+            return;
         }
-        request.respond(response);
+        broker.groups().whenReplicated(write, error -> {
+            if (error != Errors.NONE) {
+                results.values().forEach(rp -> rp.setErrorCode(error.code()));
+            }
+            request.respond(response);
+        });
     }
 }

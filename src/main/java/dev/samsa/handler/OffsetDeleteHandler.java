@@ -1,5 +1,6 @@
 package dev.samsa.handler;
 
+import dev.samsa.group.OffsetStore;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,9 +12,10 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * OffsetDelete v0: deletes committed offsets of an Empty group. Group-level errors: GROUP_ID_NOT_FOUND,
- * NON_EMPTY_GROUP, NOT_COORDINATOR. Differs from Kafka: a non-empty "consumer" group is refused as a whole, where
- * Kafka deletes the partitions of topics it is not subscribed to and answers GROUP_SUBSCRIBED_TO_TOPIC for the rest.
+ * OffsetDelete v0, as Kafka: an Empty group loses the offsets asked for; a non-empty consumer group loses those of
+ * topics it does not subscribe to, and partitions of subscribed topics answer GROUP_SUBSCRIBED_TO_TOPIC. Group-level
+ * errors: GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP (a non-empty group of another protocol type), NOT_COORDINATOR,
+ * COORDINATOR_NOT_AVAILABLE. The answer waits until the tombstones are replicated.
  */
 final class OffsetDeleteHandler implements ApiHandler {
 
@@ -28,18 +30,26 @@ final class OffsetDeleteHandler implements ApiHandler {
         OffsetDeleteResponseData response = new OffsetDeleteResponseData();
         List<TopicPartition> partitions = new ArrayList<>();
         data.topics().forEach(t -> t.partitions().forEach(p -> partitions.add(new TopicPartition(t.name(), p.partitionIndex()))));
+        OffsetStore.DeleteResult result;
         try {
-            broker.groups().offsets().delete(broker.brokerId(), data.groupId(), partitions);
+            result = broker.groups().offsets().delete(broker.brokerId(), data.groupId(), partitions);
         } catch (ApiException e) {
             request.respond(response.setErrorCode(Errors.forException(e).code()));
             return;
         }
         for (OffsetDeleteRequestData.OffsetDeleteRequestTopic t : data.topics()) {
             OffsetDeleteResponseData.OffsetDeleteResponseTopic rt = new OffsetDeleteResponseData.OffsetDeleteResponseTopic().setName(t.name());
-            t.partitions().forEach(p -> rt.partitions().add(
-                    new OffsetDeleteResponseData.OffsetDeleteResponsePartition().setPartitionIndex(p.partitionIndex())));
+            t.partitions().forEach(p -> rt.partitions().add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition()
+                    .setPartitionIndex(p.partitionIndex())
+                    .setErrorCode(result.errors().get(new TopicPartition(t.name(), p.partitionIndex())).code())));
             response.topics().add(rt);
         }
-        request.respond(response);
+        broker.groups().whenReplicated(result.write(), error -> {
+            if (error != Errors.NONE) {
+                response.topics().clear();
+                response.setErrorCode(error.code());
+            }
+            request.respond(response);
+        });
     }
 }

@@ -4,8 +4,10 @@ import static dev.samsa.group.classic.ClassicGroupState.COMPLETING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.DEAD;
 import static dev.samsa.group.classic.ClassicGroupState.EMPTY;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
+import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
 import dev.samsa.event.Timeline;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -14,12 +16,15 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.protocol.types.SchemaException;
 
 /**
  * A classic consumer group, as Kafka's {@code ClassicGroup}: members, the generation, the selected protocol, the
@@ -43,6 +48,7 @@ public final class ClassicGroup {
     private final Set<String> pendingJoinMembers = new HashSet<>();
     private final Set<String> pendingSyncMembers = new HashSet<>();
     private final Map<String, Integer> supportedProtocols = new HashMap<>();
+    private Optional<Set<String>> subscribedTopics = Optional.empty();
     private int numMembersAwaitingJoin;
     private boolean newMemberAdded;
     /** Wall time the current rebalance began, for the liveness rule of its timeout. */
@@ -54,12 +60,89 @@ public final class ClassicGroup {
         this.stateTimestampMs = nowMs;
     }
 
-    /** A group read back from the log: Empty, with the protocol type it had. */
-    public static ClassicGroup loaded(String groupId, String protocolType, int generationId, Timeline timeline, long nowMs) {
-        ClassicGroup g = new ClassicGroup(groupId, timeline, nowMs);
-        g.protocolType = protocolType;
-        g.generationId = generationId;
+    /** A group that exists only through its offsets (a simple group, no GroupMetadata record): Empty. */
+    public static ClassicGroup loaded(String groupId, Timeline timeline, long nowMs) {
+        return new ClassicGroup(groupId, timeline, nowMs);
+    }
+
+    /**
+     * A group read back from its last GroupMetadata record, as Kafka's replay: Stable with its members and their
+     * assignment when it had members, else Empty. Its members' session timers are the coordinator's to arm.
+     */
+    public static ClassicGroup loaded(String groupId, ClassicGroupMetadata metadata, Timeline timeline, long nowMs) {
+        ClassicGroup g = new ClassicGroup(groupId, timeline,
+                metadata.currentStateTimestampMs() >= 0 ? Math.min(nowMs, metadata.currentStateTimestampMs()) : nowMs);
+        g.protocolType = metadata.protocolType() == null || metadata.protocolType().isEmpty() ? null : metadata.protocolType();
+        g.generationId = metadata.generationId();
+        g.protocolName = metadata.protocolName();
+        for (ClassicGroupMetadata.Member m : metadata.members()) {
+            int rebalanceTimeout = m.rebalanceTimeoutMs() == -1 ? m.sessionTimeoutMs() : m.rebalanceTimeoutMs();
+            ClassicGroupMember member = new ClassicGroupMember(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
+                    rebalanceTimeout, m.sessionTimeoutMs(), g.protocolType, List.of(new Protocol(metadata.protocolName(), m.subscription())));
+            member.setAssignment(m.assignment());
+            g.add(member, null);
+        }
+        g.leaderId = metadata.leaderId();
+        g.state = g.members.isEmpty() ? EMPTY : STABLE;
+        g.subscribedTopics = g.computeSubscribedTopics();
         return g;
+    }
+
+    /** This group as a GroupMetadata record holds it: the current generation and assignment. */
+    public ClassicGroupMetadata toMetadata() {
+        List<ClassicGroupMetadata.Member> list = new ArrayList<>();
+        for (ClassicGroupMember m : members.values()) {
+            list.add(new ClassicGroupMetadata.Member(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
+                    m.rebalanceTimeoutMs(), m.sessionTimeoutMs(), protocolName == null ? new byte[0] : m.metadata(protocolName),
+                    m.assignment()));
+        }
+        return new ClassicGroupMetadata(protocolType, generationId, protocolName, leaderId, stateTimestampMs, list);
+    }
+
+    // ---- subscriptions
+
+    /**
+     * The topics the members subscribe to, as Kafka's {@code computeSubscribedTopics}: known only for protocol type
+     * "consumer" once a protocol is selected (empty for an Empty group); unknown (empty Optional) otherwise.
+     */
+    public Optional<Set<String>> subscribedTopics() {
+        return subscribedTopics;
+    }
+
+    /**
+     * Kafka's rule: when the subscriptions are unknown, a group of protocol type "consumer" counts as subscribed (its
+     * offsets are kept), any other as not subscribed.
+     */
+    public boolean isSubscribedToTopic(String topic) {
+        return subscribedTopics.map(t -> t.contains(topic)).orElse(usesConsumerProtocol());
+    }
+
+    public boolean usesConsumerProtocol() {
+        return ConsumerProtocol.PROTOCOL_TYPE.equals(protocolType);
+    }
+
+    private Optional<Set<String>> computeSubscribedTopics() {
+        if (!usesConsumerProtocol()) {
+            return Optional.empty();
+        }
+        if (members.isEmpty()) {
+            return Optional.of(Set.of());
+        }
+        if (protocolName == null) {
+            return Optional.empty();
+        }
+        try {
+            Set<String> topics = new HashSet<>();
+            for (ClassicGroupMember m : members.values()) {
+                // Version 0 of the consumer protocol is the prefix of every later version, as Kafka parses it.
+                ByteBuffer buffer = ByteBuffer.wrap(m.metadata(protocolName));
+                ConsumerProtocol.deserializeVersion(buffer);
+                topics.addAll(ConsumerProtocol.deserializeConsumerProtocolSubscription(buffer, (short) 0).topics());
+            }
+            return Optional.of(topics);
+        } catch (SchemaException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     // ---- state
@@ -344,6 +427,7 @@ public final class ClassicGroup {
             protocolName = null;
             transitionTo(EMPTY, nowMs);
         }
+        subscribedTopics = computeSubscribedTopics();
         pendingSyncMembers.clear();
     }
 

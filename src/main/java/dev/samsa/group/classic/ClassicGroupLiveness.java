@@ -161,6 +161,16 @@ public final class ClassicGroupLiveness {
         }
     }
 
+    /**
+     * The group was just read back by a new coordinator: its members get a full session to find it and heartbeat, as
+     * Kafka's {@code onLoaded} arms their timers; those that never do are removed and the group rebalances.
+     */
+    public void onLoaded(ClassicGroup group) {
+        for (ClassicGroupMember m : group.allMembers()) {
+            rescheduleHeartbeat(group, m, m.sessionTimeoutMs());
+        }
+    }
+
     /** The group's partition moved away: parked requests learn NOT_COORDINATOR and its timers stop. */
     public void unload(ClassicGroup group) {
         for (ClassicGroupMember m : List.copyOf(group.allMembers())) {
