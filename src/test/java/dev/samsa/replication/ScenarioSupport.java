@@ -3,6 +3,8 @@ package dev.samsa.replication;
 import static org.awaitility.Awaitility.await;
 
 import dev.samsa.KafkaCluster;
+import dev.samsa.junit.SamsaAssertions;
+import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +17,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 
-/** Small helpers the data-loss scenarios share: a synchronous producer and a read-everything consumer. */
+/**
+ * Small helpers the data-loss scenarios share: a synchronous producer, a read-everything consumer, and the moves that
+ * leave a partition's leader alone in its ISR.
+ */
 final class ScenarioSupport {
 
     private ScenarioSupport() {
@@ -79,5 +84,24 @@ final class ScenarioSupport {
 
     static void awaitHighWatermark(KafkaCluster cluster, String topic, long offset) {
         await().atMost(Duration.ofSeconds(30)).until(() -> cluster.partition(topic, 0).highWatermark() >= offset);
+    }
+
+    /** The replicas of partition 0 other than its leader, in replica order. */
+    static List<Integer> followers(KafkaCluster cluster, String topic) {
+        int leader = cluster.partition(topic, 0).leader();
+        return cluster.partition(topic, 0).replicas().stream().filter(r -> r != leader).toList();
+    }
+
+    /**
+     * Pauses every follower of partition 0 and advances the manual clock past replica.lag.time.max.ms (Kafka's default,
+     * 30 s), leaving the leader alone in the ISR; returns the leader.
+     */
+    static int shrinkIsrToLeader(KafkaCluster cluster, ClusterClock clock, String topic) {
+        int leader = cluster.partition(topic, 0).leader();
+        followers(cluster, topic).forEach(f -> cluster.faults().pauseReplication(topic, 0, f));
+        // 30 s is Kafka's replica.lag.time.max.ms; one more millisecond and the followers are out.
+        clock.advance(Duration.ofMillis(30_001));
+        SamsaAssertions.assertThat(cluster).partition(topic, 0).hasIsr(leader);
+        return leader;
     }
 }
