@@ -5,22 +5,21 @@ import dev.samsa.log.LogConfig;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.log.store.MappedStoreFactory;
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -35,7 +34,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
- * The controller's view: brokers, topics, partitions and their replica logs, kept in a small properties file per
+ * The controller's view: brokers, topics, partitions and their replica logs, kept through {@link MetadataStore} in a file per
  * topic so that a cluster reopened on the same directory finds its topics again. Owned by the cluster loop.
  */
 public final class ClusterMetadata {
@@ -44,10 +43,11 @@ public final class ClusterMetadata {
     private final MappedStoreFactory stores;
     private final Random random;
     private final Timeline timeline;
-    private final java.util.function.LongSupplier clock;
+    private final LongSupplier clock;
+    private final MetadataStore store;
     private final String clusterId;
     private final Map<Integer, BrokerInfo> brokers = new TreeMap<>();
-    private final java.util.Set<Integer> alive = new java.util.TreeSet<>();
+    private final Set<Integer> alive = new TreeSet<>();
     private final Map<Integer, BrokerConfigs> brokerConfigs = new HashMap<>();
     private final Map<String, Topic> topics = new TreeMap<>();
     private final Map<Uuid, Topic> topicsById = new HashMap<>();
@@ -55,13 +55,19 @@ public final class ClusterMetadata {
     private final Map<TopicPartition, List<Integer>> unfinishedReassignments = new LinkedHashMap<>();
 
     public ClusterMetadata(Path dataDir, MappedStoreFactory stores, Random random, Timeline timeline,
-                           java.util.function.LongSupplier clusterTimeMs) {
+                           LongSupplier clusterTimeMs) {
         this.dataDir = dataDir;
         this.stores = stores;
         this.random = random;
         this.timeline = timeline;
         this.clock = clusterTimeMs;
-        this.clusterId = loadOrCreateClusterId();
+        this.store = new MetadataStore(dataDir);
+        String id = store.clusterProperty("cluster.id");
+        if (id == null) {
+            id = new Uuid(random.nextLong(), random.nextLong()).toString();
+            store.storeClusterProperty("cluster.id", id);
+        }
+        this.clusterId = id;
     }
 
     public String clusterId() {
@@ -263,11 +269,7 @@ public final class ClusterMetadata {
         for (Partition p : topic.partitions()) {
             p.logs().forEach(PartitionLog::delete);
         }
-        try {
-            Files.deleteIfExists(topicFile(name));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete " + topicFile(name), e);
-        }
+        store.deleteTopic(name);
         timeline.record("TopicDeleted", name + " id=" + topic.id());
     }
 
@@ -376,58 +378,14 @@ public final class ClusterMetadata {
         return id;
     }
 
-    // ---- persistence: <dataDir>/metadata/cluster.properties and one <topic>.properties per topic
-
-    private Path metadataDir() {
-        return dataDir.resolve("metadata");
-    }
-
-    private Path topicFile(String name) {
-        return metadataDir().resolve("topics").resolve(name + ".properties");
-    }
-
-    private String loadOrCreateClusterId() {
-        Path file = metadataDir().resolve("cluster.properties");
-        Properties props = load(file);
-        String id = props.getProperty("cluster.id");
-        if (id == null) {
-            id = new Uuid(random.nextLong(), random.nextLong()).toString();
-            props.setProperty("cluster.id", id);
-            store(file, props);
-        }
-        return id;
-    }
-
     /** Reopens the topics of an earlier run on this directory; call after every broker is registered. */
     public void loadTopics() {
-        Path dir = metadataDir().resolve("topics");
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.sorted(Comparator.naturalOrder()).toList()) {
-                Properties props = load(file);
-                String name = props.getProperty("name");
-                Map<String, String> configs = new LinkedHashMap<>();
-                props.stringPropertyNames().stream().filter(k -> k.startsWith("config."))
-                        .forEach(k -> configs.put(k.substring("config.".length()), props.getProperty(k)));
-                Topic topic = new Topic(name, Uuid.fromString(props.getProperty("id")), configs);
-                topics.put(name, topic);
-                topicsById.put(topic.id(), topic);
-                int count = Integer.parseInt(props.getProperty("partitions"));
-                for (int p = 0; p < count; p++) {
-                    List<Integer> replicas = Arrays.stream(props.getProperty("partition." + p + ".replicas").split(","))
-                            .map(String::trim).map(Integer::valueOf).toList();
-                    addPartition(topic, replicas);
-                    String target = props.getProperty("partition." + p + ".target");
-                    if (target != null) {
-                        unfinishedReassignments.put(new TopicPartition(name, p), Arrays.stream(target.split(","))
-                                .map(String::trim).map(Integer::valueOf).toList());
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read topics from " + dir, e);
+        for (MetadataStore.StoredTopic stored : store.readTopics()) {
+            Topic topic = new Topic(stored.name(), stored.id(), stored.configs());
+            topics.put(topic.name(), topic);
+            topicsById.put(topic.id(), topic);
+            stored.replicas().forEach(replicas -> addPartition(topic, replicas));
+            stored.targets().forEach((p, target) -> unfinishedReassignments.put(new TopicPartition(topic.name(), p), target));
         }
     }
 
@@ -443,59 +401,28 @@ public final class ClusterMetadata {
      * so that a reopened cluster starts from replicas that hold data and resumes the reassignment.
      */
     void persist(Topic topic) {
-        Properties props = new Properties();
-        props.setProperty("name", topic.name());
-        props.setProperty("id", topic.id().toString());
-        props.setProperty("partitions", Integer.toString(topic.partitions().size()));
+        List<List<Integer>> replicas = new ArrayList<>();
+        Map<Integer, List<Integer>> targets = new LinkedHashMap<>();
         for (Partition p : topic.partitions()) {
             List<Integer> original = new ArrayList<>(p.replicas());
             original.removeAll(p.addingReplicas());
-            props.setProperty("partition." + p.index() + ".replicas", String.join(",", original.stream().map(String::valueOf).toList()));
+            replicas.add(original);
             if (p.isReassigning()) {
                 List<Integer> target = new ArrayList<>(p.replicas());
                 target.removeAll(p.removingReplicas());
-                props.setProperty("partition." + p.index() + ".target", String.join(",", target.stream().map(String::valueOf).toList()));
+                targets.put(p.index(), target);
             }
         }
-        topic.configs().forEach((k, v) -> props.setProperty("config." + k, v));
-        store(topicFile(topic.name()), props);
-    }
-
-    private static Properties load(Path file) {
-        Properties props = new Properties();
-        if (Files.exists(file)) {
-            try (Reader r = Files.newBufferedReader(file)) {
-                props.load(r);
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot read " + file, e);
-            }
-        }
-        return props;
-    }
-
-    private static void store(Path file, Properties props) {
-        try {
-            Files.createDirectories(file.getParent());
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            try (Writer w = Files.newBufferedWriter(tmp)) {
-                props.store(w, null);
-            }
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + file, e);
-        }
+        store.writeTopic(new MetadataStore.StoredTopic(topic.name(), topic.id(), topic.configs(), replicas, targets));
     }
 
     /** Stores a cluster-wide value (next producer id block, ...) next to the cluster id. */
     public void storeClusterProperty(String key, String value) {
-        Path file = metadataDir().resolve("cluster.properties");
-        Properties props = load(file);
-        props.setProperty(key, value);
-        store(file, props);
+        store.storeClusterProperty(key, value);
     }
 
     public String clusterProperty(String key) {
-        return load(metadataDir().resolve("cluster.properties")).getProperty(key);
+        return store.clusterProperty(key);
     }
 
     public void close() {
