@@ -4,6 +4,7 @@ import dev.samsa.log.EpochEndOffset;
 import dev.samsa.log.PartitionLog;
 import java.util.OptionalInt;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.RecordBatch;
 
 /**
  * Followers pulling from their leader, in-process. A fetch runs as its own task on the cluster loop after the leader
@@ -60,6 +61,14 @@ public final class ReplicaFetcher {
             MemoryRecords records = leaderLog.read(followerLog.logEndOffset(), MAX_FETCH_BYTES, leaderLog.logEndOffset(), true).records();
             if (records.sizeInBytes() == 0) {
                 break;
+            }
+            RecordBatch first = records.batches().iterator().next();
+            long end = followerLog.logEndOffset();
+            if (end == followerLog.logStartOffset() && first.baseOffset() < end && first.lastOffset() >= end) {
+                // The leader's log start offset (raised by DeleteRecords) falls inside a batch and this follower's
+                // log is empty from there: it starts at the batch's base offset, and takes the leader's log start
+                // offset below, as Kafka's Partition.appendRecordsToFollowerOrFutureReplica does.
+                followerLog.resetTo(first.baseOffset());
             }
             followerLog.appendAsFollower(records);
         }
