@@ -107,6 +107,10 @@ public final class ClusterMetadata {
         return alive.stream().map(brokers::get).toList();
     }
 
+    public java.util.Optional<BrokerInfo> brokerInfo(int brokerId) {
+        return java.util.Optional.ofNullable(brokers.get(brokerId));
+    }
+
     public boolean isAlive(int brokerId) {
         return alive.contains(brokerId);
     }

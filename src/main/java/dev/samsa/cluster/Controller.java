@@ -60,6 +60,11 @@ public final class Controller {
         cluster.metadata().markAlive(brokerId, false);
         cluster.timeline().record("BrokerStopped", "broker=" + brokerId + " how=" + how);
         for (Partition p : partitionsWithReplicaOn(brokerId)) {
+            p.forgetStaleLeadership(brokerId);
+            if (p.leader() == brokerId && how == Stop.FENCED) {
+                // The fenced broker's process lives on and never hears of the new leader: it goes on serving as leader.
+                p.believeStillLeading(brokerId);
+            }
             if (p.leader() == brokerId) {
                 elect(p, brokerId, how == Stop.SHUTDOWN ? "controlled shutdown of broker " + brokerId : "broker " + brokerId + " stopped");
             } else {
@@ -87,6 +92,7 @@ public final class Controller {
         cluster.timeline().record("BrokerStarted", "broker=" + brokerId);
         List<Partition> partitions = partitionsWithReplicaOn(brokerId);
         for (Partition p : partitions) {
+            p.forgetStaleLeadership(brokerId);
             if (p.log(brokerId) == null) {
                 p.attachLog(brokerId, cluster.metadata().openLog(p.topic(), p, brokerId));
             }

@@ -113,6 +113,49 @@ public final class Partition {
         return highWatermark;
     }
 
+    /**
+     * What a broker cut off from the controller still believes it leads: it keeps serving clients as leader of its
+     * old epoch, with the ISR and high watermark it last knew, until it hears otherwise (a "zombie" leader).
+     */
+    record StaleLeadership(int leaderEpoch, List<Integer> isr, long highWatermark) {
+    }
+
+    private final Map<Integer, StaleLeadership> staleLeaders = new HashMap<>();
+
+    void believeStillLeading(int brokerId) {
+        staleLeaders.put(brokerId, new StaleLeadership(leaderEpoch, isr, highWatermark));
+    }
+
+    void forgetStaleLeadership(int brokerId) {
+        staleLeaders.remove(brokerId);
+    }
+
+    /** Whether {@code brokerId} serves this partition as its leader: the real one, or one that has not heard otherwise. */
+    public boolean isLedBy(int brokerId) {
+        return (leader == brokerId || staleLeaders.containsKey(brokerId)) && logs.containsKey(brokerId);
+    }
+
+    public boolean isStaleLeader(int brokerId) {
+        return leader != brokerId && staleLeaders.containsKey(brokerId);
+    }
+
+    /** The leader epoch as {@code brokerId} believes it. */
+    public int leaderEpochSeenBy(int brokerId) {
+        StaleLeadership stale = leader == brokerId ? null : staleLeaders.get(brokerId);
+        return stale == null ? leaderEpoch : stale.leaderEpoch();
+    }
+
+    /** The high watermark as {@code brokerId} believes it: a stale leader's stays where it was, no follower reaches it. */
+    public long highWatermarkSeenBy(int brokerId) {
+        StaleLeadership stale = leader == brokerId ? null : staleLeaders.get(brokerId);
+        return stale == null ? highWatermark : stale.highWatermark();
+    }
+
+    public List<Integer> isrSeenBy(int brokerId) {
+        StaleLeadership stale = leader == brokerId ? null : staleLeaders.get(brokerId);
+        return stale == null ? isr : stale.isr();
+    }
+
     /** The log of the replica on {@code brokerId}, or null while that broker is down. */
     public PartitionLog log(int brokerId) {
         return logs.get(brokerId);

@@ -32,7 +32,7 @@ public final class ReplicaManager {
         if (partition == null) {
             throw new UnknownTopicOrPartitionException("This server does not host this topic-partition: " + tp);
         }
-        if (partition.leader() != brokerId || partition.log(brokerId) == null) {
+        if (!partition.isLedBy(brokerId)) {
             throw new NotLeaderOrFollowerException("Broker " + brokerId + " is not the leader of " + tp
                     + "; the leader is " + partition.leader());
         }
@@ -46,6 +46,10 @@ public final class ReplicaManager {
      */
     public Errors acksAllOutcome(int brokerId, TopicPartition tp, long requiredOffset) {
         Partition partition = cluster.metadata().partition(tp);
+        if (partition != null && partition.isStaleLeader(brokerId)) {
+            // Cut off from its followers, a stale leader can never see this offset replicated: the request times out.
+            return null;
+        }
         if (partition == null || partition.leader() != brokerId) {
             return Errors.NOT_LEADER_OR_FOLLOWER;
         }
@@ -58,18 +62,19 @@ public final class ReplicaManager {
                 : Errors.NONE;
     }
 
-    /** Kafka's check of the epoch a client believes current: -1 means "no opinion". */
-    public static void checkLeaderEpoch(Partition partition, int currentLeaderEpoch) {
+    /** Kafka's check of the epoch a client believes current, against what {@code brokerId} believes: -1 means "no opinion". */
+    public static void checkLeaderEpoch(Partition partition, int brokerId, int currentLeaderEpoch) {
         if (currentLeaderEpoch < 0) {
             return;
         }
-        if (currentLeaderEpoch < partition.leaderEpoch()) {
+        int epoch = partition.leaderEpochSeenBy(brokerId);
+        if (currentLeaderEpoch < epoch) {
             throw new FencedLeaderEpochException("Leader epoch " + currentLeaderEpoch + " of the request is older than "
-                    + partition.leaderEpoch() + " for " + partition.topicPartition());
+                    + epoch + " for " + partition.topicPartition());
         }
-        if (currentLeaderEpoch > partition.leaderEpoch()) {
+        if (currentLeaderEpoch > epoch) {
             throw new UnknownLeaderEpochException("Leader epoch " + currentLeaderEpoch + " of the request is newer than "
-                    + partition.leaderEpoch() + " for " + partition.topicPartition());
+                    + epoch + " for " + partition.topicPartition());
         }
     }
 
@@ -82,14 +87,19 @@ public final class ReplicaManager {
         Partition partition = leaderPartition(brokerId, tp);
         if (acks == -1) {
             int minIsr = (Integer) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("min.insync.replicas");
-            if (partition.isr().size() < minIsr) {
-                throw new NotEnoughReplicasException("The size of the current ISR " + partition.isr()
+            if (partition.isrSeenBy(brokerId).size() < minIsr) {
+                throw new NotEnoughReplicasException("The size of the current ISR " + partition.isrSeenBy(brokerId)
                         + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition " + tp);
             }
         }
         PartitionLog log = partition.log(brokerId);
-        LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpoch(), cluster.nowMs());
+        LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs());
         scheduleFlush(partition, brokerId, log);
+        if (partition.isStaleLeader(brokerId)) {
+            cluster.timeline().recordCoalesced("StaleLeaderAppend", tp + "@" + brokerId, tp + " broker=" + brokerId
+                    + " epoch=" + partition.leaderEpochSeenBy(brokerId) + " logEndOffset=" + log.logEndOffset());
+            return info;
+        }
         if (partition.maybeAdvanceHighWatermark()) {
             cluster.controller().highWatermarkMoved(partition);
         }

@@ -129,9 +129,9 @@ final class FetchHandler implements ApiHandler {
                     throw new UnknownTopicIdException("Unknown topic id " + tp.topicId());
                 }
                 Partition partition = broker.replicaManager().leaderPartition(broker.brokerId(), tp.topicPartition());
-                ReplicaManager.checkLeaderEpoch(partition, pd.currentLeaderEpoch.orElse(-1));
+                ReplicaManager.checkLeaderEpoch(partition, broker.brokerId(), pd.currentLeaderEpoch.orElse(-1));
                 PartitionLog log = partition.log(broker.brokerId());
-                long highWatermark = partition.highWatermark();
+                long highWatermark = partition.highWatermarkSeenBy(broker.brokerId());
                 data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark).setLogStartOffset(log.logStartOffset());
                 if (body.isolationLevel() == IsolationLevel.READ_COMMITTED) {
                     data.setAbortedTransactions(new ArrayList<>());

@@ -57,7 +57,7 @@ final class ListOffsetsHandler implements ApiHandler {
                 }
                 try {
                     Partition partition = broker.replicaManager().leaderPartition(broker.brokerId(), tp);
-                    ReplicaManager.checkLeaderEpoch(partition, p.currentLeaderEpoch());
+                    ReplicaManager.checkLeaderEpoch(partition, broker.brokerId(), p.currentLeaderEpoch());
                     lookup(partition, broker.brokerId(), p.timestamp()).ifPresent(found -> pr
                             .setTimestamp(found.timestamp()).setOffset(found.offset()).setLeaderEpoch(found.leaderEpoch()));
                 } catch (ApiException e) {
@@ -70,7 +70,7 @@ final class ListOffsetsHandler implements ApiHandler {
 
     private static Optional<TimestampAndOffset> lookup(Partition partition, int brokerId, long timestamp) {
         PartitionLog log = partition.log(brokerId);
-        long highWatermark = partition.highWatermark();
+        long highWatermark = partition.highWatermarkSeenBy(brokerId);
         if (timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP || timestamp == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
             return Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), log.epochForOffset(log.logStartOffset()).orElse(-1)));
         }

@@ -38,23 +38,33 @@ final class MetadataHandler implements ApiHandler {
         MetadataResponseData response = new MetadataResponseData()
                 .setClusterId(metadata.clusterId())
                 .setControllerId(metadata.controllerId());
-        for (BrokerInfo b : metadata.liveBrokers()) {
+        for (BrokerInfo b : knownBrokers(metadata, broker.brokerId())) {
             response.brokers().add(new MetadataResponseBroker().setNodeId(b.id()).setHost(b.host()).setPort(b.port()).setRack(b.rack()));
         }
+        int viewer = broker.brokerId();
         if (data.topics() == null) {
-            metadata.topics().forEach(t -> response.topics().add(describe(t)));
+            metadata.topics().forEach(t -> response.topics().add(describe(t, viewer)));
         } else {
             boolean autoCreate = (request.version() < 4 || data.allowAutoTopicCreation())
                     && broker.configs().getBoolean("auto.create.topics.enable");
             for (MetadataRequestData.MetadataRequestTopic requested : data.topics()) {
-                response.topics().add(lookup(requested, metadata, autoCreate));
+                response.topics().add(lookup(requested, metadata, autoCreate, viewer));
             }
         }
         request.respond(response);
     }
 
+    /** The live brokers, and the answering one even when the controller has fenced it: it still knows itself. */
+    private static List<BrokerInfo> knownBrokers(ClusterMetadata metadata, int viewer) {
+        List<BrokerInfo> brokers = new ArrayList<>(metadata.liveBrokers());
+        if (!metadata.isAlive(viewer)) {
+            metadata.brokerInfo(viewer).ifPresent(brokers::add);
+        }
+        return brokers;
+    }
+
     private static MetadataResponseTopic lookup(MetadataRequestData.MetadataRequestTopic requested, ClusterMetadata metadata,
-                                                boolean autoCreate) {
+                                                boolean autoCreate, int viewer) {
         Uuid id = requested.topicId();
         boolean byId = id != null && !Uuid.ZERO_UUID.equals(id);
         if (requested.name() == null || requested.name().isEmpty() && byId) {
@@ -62,7 +72,7 @@ final class MetadataHandler implements ApiHandler {
             if (topic == null) {
                 return new MetadataResponseTopic().setTopicId(id).setErrorCode(Errors.UNKNOWN_TOPIC_ID.code());
             }
-            return describe(topic);
+            return describe(topic, viewer);
         }
         Topic topic = metadata.topic(requested.name());
         if (topic == null && autoCreate) {
@@ -75,10 +85,11 @@ final class MetadataHandler implements ApiHandler {
         if (topic == null) {
             return new MetadataResponseTopic().setName(requested.name()).setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
         }
-        return describe(topic);
+        return describe(topic, viewer);
     }
 
-    static MetadataResponseTopic describe(Topic topic) {
+    /** The topic as broker {@code viewer} sees it: a broker cut off from the controller still names itself leader. */
+    static MetadataResponseTopic describe(Topic topic, int viewer) {
         MetadataResponseTopic t = new MetadataResponseTopic().setName(topic.name()).setTopicId(topic.id())
                 .setIsInternal(topic.name().startsWith("__"));
         for (Partition p : topic.partitions()) {
@@ -88,14 +99,15 @@ final class MetadataHandler implements ApiHandler {
                     offline.add(r);
                 }
             }
-            boolean online = p.leader() >= 0;
+            int leader = p.isStaleLeader(viewer) ? viewer : p.leader();
+            boolean online = leader >= 0;
             t.partitions().add(new MetadataResponsePartition()
                     .setPartitionIndex(p.index())
                     .setErrorCode(online ? Errors.NONE.code() : Errors.LEADER_NOT_AVAILABLE.code())
-                    .setLeaderId(p.leader())
-                    .setLeaderEpoch(p.leaderEpoch())
+                    .setLeaderId(leader)
+                    .setLeaderEpoch(p.leaderEpochSeenBy(viewer))
                     .setReplicaNodes(new ArrayList<>(p.replicas()))
-                    .setIsrNodes(new ArrayList<>(p.isr()))
+                    .setIsrNodes(new ArrayList<>(p.isrSeenBy(viewer)))
                     .setOfflineReplicas(offline));
         }
         return t;

@@ -36,7 +36,7 @@ final class OffsetForLeaderEpochHandler implements ApiHandler {
                 try {
                     Partition partition = broker.replicaManager().leaderPartition(broker.brokerId(),
                             new TopicPartition(topic.topic(), p.partition()));
-                    ReplicaManager.checkLeaderEpoch(partition, p.currentLeaderEpoch());
+                    ReplicaManager.checkLeaderEpoch(partition, broker.brokerId(), p.currentLeaderEpoch());
                     dev.samsa.log.EpochEndOffset found = partition.log(broker.brokerId()).endOffsetForEpoch(p.leaderEpoch());
                     result.setLeaderEpoch(found.leaderEpoch()).setEndOffset(found.endOffset());
                 } catch (ApiException e) {
