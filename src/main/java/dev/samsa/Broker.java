@@ -131,7 +131,8 @@ public final class Broker {
 
     /**
      * Replication to and from this broker stops and the controller fences it: its leaderships move to in-sync
-     * replicas and it leaves every ISR. Clients can still connect to it.
+     * replicas and it leaves every ISR. Clients can still connect to it, and since it hears nothing of this it goes on
+     * serving as leader of its old epoch: acks=1 writes it acknowledges are truncated when it heals.
      */
     public void isolateFromBrokers() {
         isolate(false, true);
