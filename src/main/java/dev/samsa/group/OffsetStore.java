@@ -42,8 +42,8 @@ public final class OffsetStore {
     }
 
     /**
-     * Validates the committer, appends the offsets and applies them; returns the write to answer after, null when
-     * there was nothing to write (per-partition errors are the caller's, e.g. an unknown topic).
+     * Validates the committer and appends the offsets, which apply once replicated; returns the write to answer after
+     * (registered after this one, the answer sees them applied), null when there was nothing to write (per-partition errors are the caller's, e.g. an unknown topic).
      *
      * @throws ApiException UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID, REBALANCE_IN_PROGRESS,
      *         GROUP_ID_NOT_FOUND (v9+), COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, as Kafka answers
@@ -67,8 +67,17 @@ public final class OffsetStore {
         List<SimpleRecord> records = new ArrayList<>();
         long now = coordinator.cluster().nowMs();
         commits.forEach((tp, o) -> records.add(GroupRecords.offsetCommit(now, groupId, tp, o)));
-        GroupCoordinator.Write write = records.isEmpty() ? null : coordinator.append(shard, records.toArray(new SimpleRecord[0]));
-        commits.forEach((tp, o) -> shard.putOffset(groupId, tp, o));
+        if (records.isEmpty()) {
+            return null;
+        }
+        GroupCoordinator.Write write = coordinator.append(shard, records.toArray(new SimpleRecord[0]));
+        // As Kafka: the offsets count once the record is replicated; a commit that fails leaves the old offsets.
+        Map<TopicPartition, CommittedOffset> pending = new LinkedHashMap<>(commits);
+        coordinator.whenReplicated(write, error -> {
+            if (error == Errors.NONE) {
+                pending.forEach((tp, o) -> shard.putOffset(groupId, tp, o));
+            }
+        });
         return write;
     }
 

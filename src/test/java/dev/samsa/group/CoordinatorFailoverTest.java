@@ -146,6 +146,8 @@ class CoordinatorFailoverTest {
                 assertThatThrownBy(() -> c.commitSync(Duration.ofMillis(1000))).isInstanceOf(TimeoutException.class);
                 assertThat(cluster.partition("__consumer_offsets", p).highWatermark())
                         .isLessThan(cluster.partition("__consumer_offsets", p).logEndOffset(offsets.leader()));
+                // Not replicated, so not committed: the group still has no offsets (Kafka reads as of the HW).
+                assertThat(cluster.group(group).committed()).as("offsets before replication").isEmpty();
 
                 followers.forEach(f -> cluster.faults().resumeReplication("__consumer_offsets", p, f));
                 c.commitSync(Duration.ofSeconds(10));
