@@ -40,6 +40,45 @@ class ArchitectureTest {
         assertThat(offenders).as("wall-clock reads outside time/").isEmpty();
     }
 
+    /** DESIGN.md's one-way dependencies: which internal packages each package may import. */
+    private static final java.util.Map<String, java.util.Set<String>> ALLOWED = java.util.Map.of(
+            "time", java.util.Set.of(),
+            "event", java.util.Set.of(),
+            "fault", java.util.Set.of(),
+            "wire", java.util.Set.of(),
+            "log", java.util.Set.of("time"),
+            "network", java.util.Set.of("wire"),
+            "cluster", java.util.Set.of("event", "fault", "log", "time"),
+            "group", java.util.Set.of("cluster", "event", "log", "time"),
+            "handler", java.util.Set.of("cluster", "group", "log", "network", "wire", "time", "event", "fault"));
+
+    @Test
+    void dependenciesPointOneWay() throws IOException {
+        Pattern internal = Pattern.compile("^import (?:static )?dev\\.samsa\\.([a-z]+)\\.");
+        List<String> offenders = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                String relative = MAIN.relativize(file).toString();
+                int slash = relative.indexOf('/');
+                if (slash < 0) {
+                    continue; // the public package may use everything
+                }
+                String pkg = relative.substring(0, slash);
+                java.util.Set<String> allowed = ALLOWED.get(pkg);
+                if (allowed == null) {
+                    continue;
+                }
+                for (String line : Files.readAllLines(file)) {
+                    java.util.regex.Matcher m = internal.matcher(line);
+                    if (m.find() && !m.group(1).equals(pkg) && !allowed.contains(m.group(1))) {
+                        offenders.add(relative + ": " + line);
+                    }
+                }
+            }
+        }
+        assertThat(offenders).as("imports against DESIGN.md's layering").isEmpty();
+    }
+
     @Test
     void thePublicApiExposesNoKafkaClientsType() {
         List<String> leaks = new ArrayList<>();
