@@ -12,8 +12,9 @@ import org.apache.kafka.common.requests.FindCoordinatorRequest;
 /**
  * FindCoordinator v0-6. Key type GROUP (v1+ carries the type): the leader of the group's {@code __consumer_offsets}
  * partition, creating the topic on first need (offsets.topic.num.partitions, offsets.topic.replication.factor,
- * cleanup.policy=compact). v4+ batches keys in coordinatorKeys. TRANSACTION keys answer COORDINATOR_NOT_AVAILABLE
- * until transactions exist; SHARE keys (v6) are not implemented and answer the same.
+ * cleanup.policy=compact). v4+ batches keys in coordinatorKeys. Until transactions exist, TRANSACTION keys answer
+ * UNSUPPORTED_VERSION with a message saying so (Kafka serves them; a retriable error would make clients retry for
+ * ever); SHARE keys (v6) are not implemented and answer the same.
  */
 final class FindCoordinatorHandler implements ApiHandler {
 
@@ -42,8 +43,10 @@ final class FindCoordinatorHandler implements ApiHandler {
     private static FindCoordinatorResponseData.Coordinator find(BrokerContext broker, byte keyType, String key) {
         FindCoordinatorResponseData.Coordinator c = new FindCoordinatorResponseData.Coordinator().setNodeId(-1).setHost("").setPort(-1);
         if (keyType != FindCoordinatorRequest.CoordinatorType.GROUP.id()) {
-            return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
-                    .setErrorMessage("Only group coordinators exist in Samsa so far; key type " + keyType + " is not served");
+            // Not a retriable error: a transactional producer fails at once with this message instead of retrying forever.
+            return c.setErrorCode(Errors.UNSUPPORTED_VERSION.code())
+                    .setErrorMessage("Samsa does not implement transactions yet: transactional.id and exactly-once processing "
+                            + "need a transaction coordinator (key type " + keyType + ")");
         }
         try {
             int id = broker.groups().findCoordinator(broker.brokerId(), key);
