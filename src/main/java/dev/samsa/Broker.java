@@ -144,7 +144,7 @@ public final class Broker {
             listener.refuseClients(true);
         }
         state.loop().call(() -> {
-            state.faults().isolate(id, fromClients, fromBrokers);
+            state.faults().isolate(id, fromBrokers);
             state.timeline().record("FaultApplied", "isolate broker=" + id + (fromClients ? " from clients" : "")
                     + (fromBrokers ? " from brokers" : ""));
             if (fromBrokers) {

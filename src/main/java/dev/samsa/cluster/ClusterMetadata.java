@@ -2,6 +2,7 @@ package dev.samsa.cluster;
 
 import dev.samsa.event.Timeline;
 import dev.samsa.log.LogConfig;
+import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.log.store.MappedStoreFactory;
 import java.io.IOException;
@@ -346,7 +347,7 @@ public final class ClusterMetadata {
     }
 
     private Path logDir(Topic topic, Partition partition, int broker) {
-        return dataDir.resolve("broker-" + broker).resolve(topic.name() + "-" + partition.index());
+        return dataDir.resolve("broker-" + broker).resolve(LogFileUtils.partitionDirName(topic.name(), partition.index()));
     }
 
     /** Deletes what a broker that is down still keeps of a replica it no longer has; a no-op if nothing is there. */

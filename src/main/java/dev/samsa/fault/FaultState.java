@@ -21,7 +21,6 @@ public final class FaultState {
     }
 
     private final Set<Integer> isolatedFromBrokers = new HashSet<>();
-    private final Set<Integer> isolatedFromClients = new HashSet<>();
     private final Map<ApiKeys, Deque<Failure>> failures = new EnumMap<>(ApiKeys.class);
     private final Map<Integer, Long> latencyMs = new HashMap<>();
     private final Set<String> pausedFollowers = new HashSet<>();
@@ -47,21 +46,14 @@ public final class FaultState {
         return isolatedFromBrokers.contains(broker);
     }
 
-    public boolean isIsolatedFromClients(int broker) {
-        return isolatedFromClients.contains(broker);
-    }
-
-    public void isolate(int broker, boolean fromClients, boolean fromBrokers) {
-        if (fromClients) {
-            isolatedFromClients.add(broker);
-        }
+    /** Client isolation is the listener's business (it refuses connections); this records the cut between brokers. */
+    public void isolate(int broker, boolean fromBrokers) {
         if (fromBrokers) {
             isolatedFromBrokers.add(broker);
         }
     }
 
     public void heal(int broker) {
-        isolatedFromClients.remove(broker);
         isolatedFromBrokers.remove(broker);
     }
 

@@ -69,8 +69,9 @@ public final class GroupCoordinator {
 
     // ---- routing
 
-    public int partitionFor(String groupId) {
-        return Utils.abs(groupId.hashCode()) % configs(-1).getInt("offsets.topic.num.partitions");
+    /** Kafka's rule: the group's offsets partition is abs(groupId.hashCode()) modulo the partitions of the topic. */
+    static int partitionFor(String groupId, Topic offsetsTopic) {
+        return Utils.abs(groupId.hashCode()) % offsetsTopic.partitions().size();
     }
 
     /**
@@ -89,7 +90,7 @@ public final class GroupCoordinator {
                 throw new CoordinatorNotAvailableException("Cannot create " + OFFSETS_TOPIC + ": " + e.getMessage());
             }
         }
-        Partition p = topic.partition(Utils.abs(groupId.hashCode()) % topic.partitions().size());
+        Partition p = topic.partition(partitionFor(groupId, topic));
         if (p == null || p.leader() < 0) {
             throw new CoordinatorNotAvailableException("The coordinator partition of group " + groupId + " has no leader");
         }
@@ -108,7 +109,7 @@ public final class GroupCoordinator {
             throw new CoordinatorNotAvailableException("The coordinator of group " + groupId + " is not available yet; "
                     + OFFSETS_TOPIC + " does not exist. Find the coordinator first.");
         }
-        int partition = Utils.abs(groupId.hashCode()) % topic.partitions().size();
+        int partition = partitionFor(groupId, topic);
         Partition p = topic.partition(partition);
         if (p.leader() != brokerId) {
             throw new NotCoordinatorException("Broker " + brokerId + " is not the coordinator of group " + groupId
@@ -284,7 +285,7 @@ public final class GroupCoordinator {
         }
         Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
         if (topic != null) {
-            Partition p = topic.partition(Utils.abs(groupId.hashCode()) % topic.partitions().size());
+            Partition p = topic.partition(partitionFor(groupId, topic));
             if (p != null && p.leader() >= 0 && !shards.containsKey(p.index())) {
                 onElection(p.index());
                 CoordinatorShard shard = shards.get(p.index());

@@ -180,10 +180,6 @@ public final class OffsetStore {
         shard.offsets.remove(groupId);
     }
 
-    private long retentionMs() {
-        return coordinator.configs(-1).getLong("offsets.retention.minutes") * 60_000L;
-    }
-
     /** Arms the partition's next expiry check, offsets.retention.check.interval.ms from now, as Kafka's shard does. */
     void scheduleCleanup(CoordinatorShard shard) {
         long interval = coordinator.configs(shard.brokerId).getLong("offsets.retention.check.interval.ms");

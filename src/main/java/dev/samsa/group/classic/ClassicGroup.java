@@ -353,10 +353,6 @@ public final class ClassicGroup {
         pendingJoinMembers.remove(memberId);
     }
 
-    int numPendingJoinMembers() {
-        return pendingJoinMembers.size();
-    }
-
     int numAwaitingJoin() {
         return numMembersAwaitingJoin;
     }
