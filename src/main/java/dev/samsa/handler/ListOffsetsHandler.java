@@ -58,8 +58,10 @@ final class ListOffsetsHandler implements ApiHandler {
                 try {
                     Partition partition = broker.replicaManager().leaderPartition(broker.brokerId(), tp);
                     ReplicaManager.checkLeaderEpoch(partition, broker.brokerId(), p.currentLeaderEpoch());
+                    boolean withEpoch = request.version() >= 4; // the field exists from v4; older clients cannot read it
                     lookup(partition, broker.brokerId(), p.timestamp()).ifPresent(found -> pr
-                            .setTimestamp(found.timestamp()).setOffset(found.offset()).setLeaderEpoch(found.leaderEpoch()));
+                            .setTimestamp(found.timestamp()).setOffset(found.offset())
+                            .setLeaderEpoch(withEpoch ? found.leaderEpoch() : -1));
                 } catch (ApiException e) {
                     pr.setErrorCode(Errors.forException(e).code());
                 }
