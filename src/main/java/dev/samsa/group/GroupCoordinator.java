@@ -59,7 +59,7 @@ public final class GroupCoordinator {
     public GroupCoordinator(ClusterState cluster) {
         this.cluster = cluster;
         this.classic = new ClassicGroups(new ClassicGroupContext(cluster.scheduler(), this::groupOrNull, this::classicConfig,
-                () -> new UUID(cluster.random().nextLong(), cluster.random().nextLong()).toString(), this::onGenerationChange));
+                () -> new UUID(cluster.random().nextLong(), cluster.random().nextLong()).toString(), this::persistGroup));
         this.offsets = new OffsetStore(this);
     }
 
@@ -386,12 +386,21 @@ public final class GroupCoordinator {
      * rebalance leaves it Empty or Stable with its assignment, or a static member was replaced in a Stable group.
      * (CompletingRebalance is not written: a coordinator taking over then would bring back members without assignment.)
      */
-    private void onGenerationChange(ClassicGroup group) {
+    /**
+     * Writes the group record after a generation change (Empty, Stable, or CompletingRebalance with the leader's
+     * assignment, which Kafka writes before calling the group Stable) and answers once it is replicated.
+     */
+    private void persistGroup(ClassicGroup group, Consumer<Errors> done) {
         CoordinatorShard shard = shardOf(group.groupId());
-        if (shard == null || !(group.isInState(ClassicGroupState.EMPTY) || group.isInState(ClassicGroupState.STABLE))) {
+        if (shard == null) {
+            done.accept(Errors.NOT_COORDINATOR);
             return;
         }
-        append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), group.toMetadata()));
+        if (group.isInState(ClassicGroupState.PREPARING_REBALANCE) || group.isInState(ClassicGroupState.DEAD)) {
+            done.accept(Errors.NONE);
+            return;
+        }
+        whenReplicated(append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), group.toMetadata())), done);
     }
 
     BrokerConfigs configs(int brokerId) {

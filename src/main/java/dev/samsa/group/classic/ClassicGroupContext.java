@@ -1,16 +1,25 @@
 package dev.samsa.group.classic;
 
 import dev.samsa.time.Scheduler;
+import org.apache.kafka.common.protocol.Errors;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * What the classic flows need from the coordinator: timers, the groups by id, configs, seeded member ids, and a hook
- * called after every generation change (persist the group, start or stop the Empty group's retention timer).
+ * that persists the group after a generation change and tells, once replicated, whether that worked.
  */
 public record ClassicGroupContext(Scheduler scheduler, Function<String, ClassicGroup> groups, Supplier<ClassicGroupConfig> config,
-                                  Supplier<String> uuid, Consumer<ClassicGroup> onGenerationChange) {
+                                  Supplier<String> uuid, BiConsumer<ClassicGroup, Consumer<Errors>> persistGroup) {
+
+    /** Persists an Empty or Stable group without waiting, as Kafka does after a join ends or a static member returns. */
+    public void persist(ClassicGroup group) {
+        if (group.isInState(ClassicGroupState.EMPTY) || group.isInState(ClassicGroupState.STABLE)) {
+            persistGroup.accept(group, error -> { });
+        }
+    }
 
     public long nowMs() {
         return scheduler.nowMs();

@@ -166,7 +166,7 @@ public final class ClassicGroupJoin {
                 + " " + oldMemberId + "->" + newMemberId);
         flows.liveness.rescheduleHeartbeat(group, member, member.sessionTimeoutMs());
         group.updateMember(member, req.protocols(), req.rebalanceTimeoutMs(), req.sessionTimeoutMs(), respond);
-        ctx.onGenerationChange().accept(group);
+        ctx.persist(group);
         if (group.isInState(STABLE)) {
             if (group.selectProtocol().equals(group.protocolName())) {
                 boolean leader = group.isLeader(newMemberId);
@@ -294,7 +294,7 @@ public final class ClassicGroupJoin {
             return;
         }
         group.initNextGeneration(ctx.nowMs());
-        ctx.onGenerationChange().accept(group);
+        ctx.persist(group);
         if (group.isInState(EMPTY)) {
             return;
         }

@@ -65,9 +65,21 @@ public final class ClassicGroupSync {
                     all.put(m.memberId(), assignments.getOrDefault(m.memberId(), SyncResult.EMPTY));
                 }
                 group.allMembers().forEach(m -> m.setAssignment(all.get(m.memberId())));
-                group.transitionTo(STABLE, ctx.nowMs());
-                ctx.onGenerationChange().accept(group);
-                propagate(group, Errors.NONE);
+                // As Kafka: the group is Stable, and members learn their assignment, once the group record with
+                // the assignment is replicated; if the write fails they get the error and the group rebalances.
+                int generation = group.generationId();
+                ctx.persistGroup().accept(group, error -> {
+                    if (group.generationId() != generation || !group.isInState(COMPLETING_REBALANCE)) {
+                        return;
+                    }
+                    if (error == Errors.NONE) {
+                        group.transitionTo(STABLE, ctx.nowMs());
+                        propagate(group, Errors.NONE);
+                    } else {
+                        resetAndPropagateError(group, error);
+                        flows.join.prepareRebalance(group, "the group's assignment could not be written: " + error);
+                    }
+                });
             }
         } else if (group.isInState(STABLE)) {
             group.removePendingSyncMember(memberId);
