@@ -14,8 +14,11 @@ import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -50,6 +53,11 @@ class EveryVersionTest {
                 ApiVersionsResponse response = c.send(new ApiVersionsRequest.Builder().build(ApiKeys.API_VERSIONS.latestVersion()));
                 advertised = new ArrayList<>(response.data().apiKeys());
             }
+            try (RawConnection c = RawConnection.connect(cluster.broker(1))) {
+                // The first coordinator lookup creates __consumer_offsets, so group requests below take their success path.
+                c.send(new org.apache.kafka.common.requests.FindCoordinatorRequest.Builder(
+                        new FindCoordinatorRequestData().setKey("warm-up")).build((short) 3));
+            }
             List<String> failures = new ArrayList<>();
             int answered = 0;
             for (ApiVersion api : advertised) {
@@ -60,7 +68,15 @@ class EveryVersionTest {
                         RequestHeader header = c.nextHeader(key, v);
                         ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(), request, v);
                         c.writeFrame(frame);
-                        c.receive(header);
+                        org.apache.kafka.common.requests.AbstractResponse response = c.receive(header);
+                        if (response instanceof org.apache.kafka.common.requests.OffsetFetchResponse fetched) {
+                            String groupId = "commit-" + Math.max(2, Math.min(v, 9));
+                            var found = fetched.group(groupId).topics().stream().flatMap(t -> t.partitions().stream())
+                                    .filter(pd -> pd.partitionIndex() == 0).findFirst();
+                            if (found.isEmpty() || found.get().committedOffset() != 0 || !"m".equals(found.get().metadata())) {
+                                failures.add(key + " v" + v + ": committed offset not read back: " + fetched.data());
+                            }
+                        }
                         answered++;
                     } catch (IOException | RuntimeException e) {
                         failures.add(key + " v" + v + ": " + e);
@@ -107,6 +123,30 @@ class EveryVersionTest {
             case DESCRIBE_CONFIGS:
                 return new DescribeConfigsRequestData().setResources(List.of(new DescribeConfigsRequestData.DescribeConfigsResource()
                         .setResourceType((byte) 2).setResourceName(TOPIC)));
+            case JOIN_GROUP:
+                // A fresh group per version: v0-3 join at once (the leader gets the members), v4+ first learn their id.
+                return new JoinGroupRequestData().setGroupId("join-" + v).setSessionTimeoutMs(10_000).setRebalanceTimeoutMs(10_000)
+                        .setMemberId("").setProtocolType("consumer")
+                        .setProtocols(new JoinGroupRequestData.JoinGroupRequestProtocolCollection(List.of(
+                                new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range").setMetadata(new byte[0])).iterator()));
+            case OFFSET_COMMIT:
+                // A simple (group-less) commit: the success path of every version.
+                OffsetCommitRequestData commit = new OffsetCommitRequestData().setGroupId("commit-" + v).setMemberId("")
+                        .setGenerationIdOrMemberEpoch(-1);
+                commit.topics().add(new OffsetCommitRequestData.OffsetCommitRequestTopic().setName(TOPIC).setPartitions(List.of(
+                        new OffsetCommitRequestData.OffsetCommitRequestPartition().setPartitionIndex(0).setCommittedOffset(0)
+                                .setCommittedMetadata("m"))));
+                return commit;
+            case OFFSET_FETCH:
+                // Reads what OFFSET_COMMIT of the same version stored (the APIs' versions are walked in key order).
+                String committedBy = "commit-" + Math.max(2, Math.min(v, 9)); // OffsetCommit is served from v2
+                if (v < 8) {
+                    return new OffsetFetchRequestData().setGroupId(committedBy).setTopics(List.of(
+                            new OffsetFetchRequestData.OffsetFetchRequestTopic().setName(TOPIC).setPartitionIndexes(List.of(0))));
+                }
+                return new OffsetFetchRequestData().setGroups(List.of(new OffsetFetchRequestData.OffsetFetchRequestGroup()
+                        .setGroupId(committedBy).setTopics(List.of(new OffsetFetchRequestData.OffsetFetchRequestTopics()
+                                .setName(TOPIC).setPartitionIndexes(List.of(0))))));
             case CREATE_TOPICS:
                 CreateTopicsRequestData create = new CreateTopicsRequestData().setValidateOnly(true).setTimeoutMs(5000);
                 create.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("created-" + v).setNumPartitions(1)
