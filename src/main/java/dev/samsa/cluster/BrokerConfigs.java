@@ -33,6 +33,7 @@ public final class BrokerConfigs {
         DEF.define("leader.imbalance.check.interval.seconds", Type.LONG, 300L, ConfigDef.Range.atLeast(1), Importance.HIGH,
                 "leader.imbalance.check.interval.seconds");
         define("leader.imbalance.per.broker.percentage", Type.INT, "10");
+        define("log.retention.check.interval.ms", Type.LONG, "300000");
         define("num.partitions", Type.INT, "1");
         define("offsets.commit.timeout.ms", Type.INT, "5000");
         define("offsets.retention.check.interval.ms", Type.LONG, "600000");

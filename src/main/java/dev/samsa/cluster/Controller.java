@@ -185,6 +185,7 @@ public final class Controller {
     public void activate() {
         new Reassignments(cluster).resumePersisted();
         new LeaderBalancer(cluster).schedule();
+        new LogRetention(cluster).schedule();
     }
 
     void changeLeader(Partition partition, int chosen, List<Integer> newIsr, boolean unclean, String reason) {

@@ -70,7 +70,7 @@ public final class ReplicaFetcher {
                 // offset below, as Kafka's Partition.appendRecordsToFollowerOrFutureReplica does.
                 followerLog.resetTo(first.baseOffset());
             }
-            followerLog.appendAsFollower(records);
+            followerLog.appendAsFollower(records, cluster.nowMs());
         }
         if (leaderLog.logStartOffset() > followerLog.logStartOffset() && leaderLog.logStartOffset() <= followerLog.logEndOffset()) {
             followerLog.deleteRecordsBefore(leaderLog.logStartOffset());

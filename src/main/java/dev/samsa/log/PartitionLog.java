@@ -150,6 +150,12 @@ public final class PartitionLog implements AutoCloseable {
      * @throws CorruptRecordException if a batch fails its CRC
      * @throws IllegalStateException if the first offset is below the log end offset
      */
+    /** {@link #appendAsFollower(MemoryRecords)} at cluster time {@code nowMs}, which segment.ms and flush.ms go by. */
+    public void appendAsFollower(MemoryRecords records, long nowMs) {
+        lastSeenMs = Math.max(lastSeenMs, nowMs);
+        appendAsFollower(records);
+    }
+
     public void appendAsFollower(MemoryRecords records) {
         checkOpen();
         MemoryRecords writable = writable(records);
@@ -462,6 +468,32 @@ public final class PartitionLog implements AutoCloseable {
         if (unflushedMessages() >= config.flushMessages() || nowMs - lastFlushMs >= config.flushMs()) {
             flush(nowMs);
         }
+    }
+
+    /**
+     * Retention, as Kafka's deleteOldSegments: the offset before which whole segments may go, oldest first, because
+     * their largest timestamp is older than {@code retentionMs} before {@code nowMs} or because the log is larger
+     * than {@code retentionBytes} without them (-1: no limit); never past {@code maxOffset} (the high watermark).
+     * The log start offset when nothing can go.
+     */
+    public long retentionCutoff(long nowMs, long retentionMs, long retentionBytes, long maxOffset) {
+        checkOpen();
+        long total = 0;
+        for (LogSegment segment : segments.values()) {
+            total += segment.size();
+        }
+        long cutoff = logStartOffset;
+        for (LogSegment segment : segments.values()) {
+            boolean expired = retentionMs >= 0 && segment.maxTimestampSoFar() != RecordBatch.NO_TIMESTAMP
+                    && segment.maxTimestampSoFar() < nowMs - retentionMs;
+            boolean oversized = retentionBytes >= 0 && total - segment.size() >= retentionBytes;
+            if (segment.size() == 0 || !(expired || oversized) || segment.nextOffset() > maxOffset) {
+                break;
+            }
+            cutoff = segment.nextOffset();
+            total -= segment.size();
+        }
+        return Math.max(cutoff, logStartOffset);
     }
 
     /**
