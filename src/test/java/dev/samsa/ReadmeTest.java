@@ -25,12 +25,14 @@ import org.junit.jupiter.api.Test;
  */
 class ReadmeTest {
 
+    /** Samsa's own folder; the compatibility projects (src/it) compile this file from there and run it elsewhere. */
+    private static final Path PROJECT = Path.of(System.getProperty("samsa.project.dir", "."));
     private static final List<String> SECTIONS = List.of("## Quick start", "## Failures, replication and time");
 
     @Test
     void everyExampleOfTheseSectionsIsInThisFile() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
-        String source = normalize(Files.readString(Path.of("src/test/java/dev/samsa/ReadmeTest.java")));
+        String readme = Files.readString(PROJECT.resolve("README.md"));
+        String source = normalize(Files.readString(PROJECT.resolve("src/test/java/dev/samsa/ReadmeTest.java")));
         List<String> examples = new ArrayList<>();
         for (String section : SECTIONS) {
             int start = readme.indexOf(section);

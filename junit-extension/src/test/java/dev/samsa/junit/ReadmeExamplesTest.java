@@ -43,8 +43,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ReadmeExamplesTest {
 
-    private static final Path README = Path.of("README.md");
-    private static final Path THIS_FILE = Path.of("junit-extension/src/test/java/dev/samsa/junit/ReadmeExamplesTest.java");
+    /** Samsa's own folder; the compatibility projects (src/it) compile this file from there and run it elsewhere. */
+    private static final Path PROJECT = Path.of(System.getProperty("samsa.project.dir", "."));
+    private static final Path README = PROJECT.resolve("README.md");
+    private static final Path THIS_FILE = PROJECT.resolve("junit-extension/src/test/java/dev/samsa/junit/ReadmeExamplesTest.java");
     private static final String SECTION = "## JUnit 5 extension";
 
     @Test
