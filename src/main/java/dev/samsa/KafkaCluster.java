@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -63,15 +64,21 @@ public final class KafkaCluster implements AutoCloseable {
         this.loop = new ClusterLoop(name + "-loop", builder.clock);
         Timeline timeline = new Timeline(builder.clock::milliseconds, ClusterClock::wallMillis);
         Random random = new Random(seed);
-        MappedStoreFactory stores = builder.stores != null ? builder.stores : MappedStores.detect();
+        CompletableFuture<MappedStoreFactory> storeProbe = builder.stores != null
+                ? CompletableFuture.completedFuture(builder.stores) : MappedStores.detectInBackground();
+        // Loads kafka-clients' protocol schemas on this thread while the probe loads chronicle on another.
+        Handlers handlers = Handlers.standard();
+        MappedStoreFactory stores = storeProbe.join();
         List<Broker> started = new ArrayList<>();
+        ClusterState created = null;
         try {
-            this.state = loop.call(() -> {
+            created = loop.call(() -> {
                 ClusterMetadata metadata = new ClusterMetadata(dataDirectory, stores, random, timeline, builder.clock::milliseconds);
                 return new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()), new ProducerIdManager(metadata),
                         timeline, random, new java.util.EnumMap<>(org.apache.kafka.common.protocol.ApiKeys.class),
                         new dev.samsa.fault.FaultState());
             });
+            this.state = created;
             timeline.record("ClusterStarted", "seed=" + seed + " brokers=" + builder.brokers);
             this.groupCoordinator = loop.call(() -> {
                 GroupCoordinator coordinator = new GroupCoordinator(state);
@@ -87,7 +94,6 @@ public final class KafkaCluster implements AutoCloseable {
                 });
                 return coordinator;
             });
-            Handlers handlers = Handlers.standard();
             Map<String, String> clusterDefaults = new HashMap<>();
             for (int id = 1; id <= builder.brokers; id++) {
                 Map<String, String> configs = new LinkedHashMap<>(builder.brokerConfigs);
@@ -121,12 +127,10 @@ public final class KafkaCluster implements AutoCloseable {
                 return null;
             });
         } catch (IOException e) {
-            started.forEach(Broker::close);
-            loop.close();
+            abandonStart(started, created);
             throw new UncheckedIOException(e);
-        } catch (RuntimeException e) {
-            started.forEach(Broker::close);
-            loop.close();
+        } catch (RuntimeException | Error e) {
+            abandonStart(started, created);
             throw e;
         }
         this.brokers = Collections.unmodifiableList(started);
@@ -262,6 +266,26 @@ public final class KafkaCluster implements AutoCloseable {
                 state.metadata().close();
                 return null;
             });
+        } finally {
+            loop.close();
+        }
+        if (deleteOnClose) {
+            deleteRecursively(dataDirectory);
+        }
+    }
+
+    /** A start that failed half-way leaves nothing behind: no listener, no thread, no mapped file, no directory. */
+    private void abandonStart(List<Broker> started, ClusterState created) {
+        started.forEach(Broker::close);
+        try {
+            if (created != null) {
+                loop.call(() -> {
+                    created.metadata().close();
+                    return null;
+                });
+            }
+        } catch (RuntimeException e) {
+            log.warn("Closing the logs of a cluster that failed to start: {}", e.toString());
         } finally {
             loop.close();
         }

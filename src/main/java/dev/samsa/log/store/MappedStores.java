@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +39,14 @@ public final class MappedStores {
         return Detected.FACTORY;
     }
 
+    /**
+     * {@link #detect()} on a thread of its own, started once per JVM: loading chronicle and its posix layer takes as
+     * long as loading kafka-clients' protocol schemas, and a first cluster needs both.
+     */
+    public static CompletableFuture<MappedStoreFactory> detectInBackground() {
+        return InBackground.FACTORY;
+    }
+
     /** Chronicle-bytes, which fails on first use in a JVM without {@link #CHRONICLE_JVM_FLAGS}. */
     public static MappedStoreFactory chronicle() {
         return CHRONICLE;
@@ -45,6 +54,24 @@ public final class MappedStores {
 
     public static MappedStoreFactory jdk() {
         return JDK;
+    }
+
+    private static final class InBackground {
+        static final CompletableFuture<MappedStoreFactory> FACTORY = start();
+
+        private static CompletableFuture<MappedStoreFactory> start() {
+            CompletableFuture<MappedStoreFactory> factory = new CompletableFuture<>();
+            Thread probe = new Thread(() -> {
+                try {
+                    factory.complete(detect());
+                } catch (Throwable e) {
+                    factory.completeExceptionally(e);
+                }
+            }, "samsa-store-probe");
+            probe.setDaemon(true);
+            probe.start();
+            return factory;
+        }
     }
 
     private static final class Detected {
