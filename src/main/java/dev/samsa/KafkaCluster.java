@@ -120,7 +120,11 @@ public final class KafkaCluster implements AutoCloseable {
                 state.metadata().loadTopics();
                 for (TopicSpec t : builder.topics) {
                     if (state.metadata().topic(t.name) == null) {
-                        state.metadata().createTopic(t.name, t.partitions, t.replicationFactor, Map.of(), t.configs, false);
+                        try {
+                            state.metadata().createTopic(t.name, t.partitions, t.replicationFactor, Map.of(), t.configs, false);
+                        } catch (org.apache.kafka.common.errors.ApiException e) {
+                            throw new IllegalArgumentException("Cannot create topic '" + t.name + "': " + e.getMessage(), e);
+                        }
                     }
                 }
                 state.controller().activate();

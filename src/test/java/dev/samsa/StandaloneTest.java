@@ -39,4 +39,29 @@ class StandaloneTest {
             process.destroyForcibly();
         }
     }
+    @Test
+    void helpPrintsTheUsageWithEveryOptionAndExitsWithZero() throws Exception {
+        Process process = launcher("--help").start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).isZero();
+        assertThat(out).contains("--brokers", "--port", "--seed", "--config", "--topic");
+    }
+
+    @Test
+    void aTopicTheClusterCannotCreateIsOneLineNamingItAndExitTwo() throws Exception {
+        Process process = launcher("--brokers", "2", "--topic", "payments:1:3").start();
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).isEqualTo(2);
+        assertThat(err).contains("Cannot create topic 'payments'", "replication factor of 3").doesNotContain("\tat ")
+                .doesNotContain("Exception");
+    }
+
+    private static ProcessBuilder launcher(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(List.of("-Dorg.slf4j.simpleLogger.log.dev.samsa=warn", "-cp", System.getProperty("java.class.path"),
+                "dev.samsa.cli.Standalone"));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command);
+    }
 }

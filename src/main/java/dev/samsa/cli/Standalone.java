@@ -2,18 +2,20 @@ package dev.samsa.cli;
 
 import dev.samsa.KafkaCluster;
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * Starts a cluster for clients in any language:
  * {@code java -jar samsa-standalone.jar --brokers N --port P [--config key=value]... [--topic name:partitions:rf]...}.
  * Prints exactly one line {@code bootstrap.servers=127.0.0.1:P1,...} on stdout when ready, then runs until SIGTERM
- * or Ctrl-C and closes cleanly. Bad arguments print the usage on stderr and exit with status 2.
+ * or Ctrl-C and closes cleanly. Bad arguments print one line naming the problem and the usage on stderr and exit
+ * with status 2; {@code --help} prints the usage on stdout and exits with 0.
  */
 public final class Standalone {
 
-    static final String USAGE = "Usage: java -jar samsa-standalone.jar [--brokers N] [--port P] [--config key=value]... "
-            + "[--topic name:partitions:replicationFactor]...";
+    static final String USAGE = "Usage: java -jar samsa-standalone.jar [--brokers N] [--port P] [--seed N]"
+            + " [--config key=value]... [--topic name:partitions:replicationFactor]...";
 
     private Standalone() {
     }
@@ -23,16 +25,21 @@ public final class Standalone {
         if (System.getProperty("org.slf4j.simpleLogger.log.net.openhft") == null) {
             System.setProperty("org.slf4j.simpleLogger.log.net.openhft", "warn");
         }
-        KafkaCluster.Builder builder;
+        if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+            System.out.println("Samsa: an embedded Kafka cluster for tests.");
+            System.out.println(USAGE);
+            return;
+        }
+        KafkaCluster cluster;
         try {
-            builder = parse(args);
+            cluster = parse(args).start();
         } catch (IllegalArgumentException e) {
+            // A bad option, topic or broker config: one line naming it, no stack trace.
             System.err.println(e.getMessage());
             System.err.println(USAGE);
             System.exit(2);
             return;
         }
-        KafkaCluster cluster = builder.start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             cluster.close();
@@ -49,9 +56,6 @@ public final class Standalone {
         KafkaCluster.Builder builder = KafkaCluster.builder();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
-            if (arg.equals("--help") || arg.equals("-h")) {
-                throw new IllegalArgumentException("Samsa: an embedded Kafka cluster for tests.");
-            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException("Missing value after " + arg);
             }
@@ -59,7 +63,7 @@ public final class Standalone {
             switch (arg) {
                 case "--brokers" -> builder.brokers(parseInt(arg, value));
                 case "--port" -> builder.port(parseInt(arg, value));
-                case "--seed" -> builder.seed(Long.parseLong(value));
+                case "--seed" -> builder.seed(parseLong(arg, value));
                 case "--config" -> {
                     int eq = value.indexOf('=');
                     if (eq <= 0) {
@@ -78,6 +82,14 @@ public final class Standalone {
             }
         }
         return builder;
+    }
+
+    private static long parseLong(String option, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " expects a number, got '" + value + "'");
+        }
     }
 
     private static int parseInt(String option, String value) {

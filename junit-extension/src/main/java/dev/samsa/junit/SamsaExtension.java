@@ -117,14 +117,29 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
             throw new ExtensionConfigurationException("@BootstrapServers parameter '" + parameterContext.getParameter().getName()
                     + "' of " + parameterContext.getDeclaringExecutable() + " must be a String; it is a " + type.getName());
         }
-        String where = parameterContext.getDeclaringExecutable() instanceof Constructor<?>
+        boolean constructor = parameterContext.getDeclaringExecutable() instanceof Constructor<?>;
+        String where = constructor
                 ? "the constructor of " + parameterContext.getDeclaringExecutable().getDeclaringClass().getName()
                 : parameterContext.getDeclaringExecutable().getName() + "()";
-        KafkaCluster cluster = running(extensionContext, spec(extensionContext), where).cluster();
+        ClusterSpec spec = spec(extensionContext);
+        if (constructor && spec.lifecycle() == Lifecycle.PER_METHOD && extensionContext.getTestMethod().isEmpty()) {
+            // Before 5.12 JUnit never asks getTestInstantiationExtensionContextScope, so a constructor sees only the
+            // class: the per-test cluster it asks for does not exist yet.
+            throw new ExtensionConfigurationException(spec.source() + " has lifecycle = PER_METHOD; injecting its"
+                    + " cluster into " + where + " needs JUnit Jupiter 5.12 or later (this is "
+                    + junitVersion() + "). Upgrade JUnit, or take the cluster as a parameter of the test or its"
+                    + " @BeforeEach methods");
+        }
+        KafkaCluster cluster = running(extensionContext, spec, where).cluster();
         if (type == ClusterClock.class) {
             return cluster.clock();
         }
         return type == KafkaCluster.class ? cluster : cluster.bootstrapServers();
+    }
+
+    private static String junitVersion() {
+        String version = ExtensionContext.class.getPackage().getImplementationVersion();
+        return version == null ? "an unknown version" : version;
     }
 
     /**
