@@ -54,6 +54,7 @@ public final class KafkaCluster implements AutoCloseable {
     private final ClusterState state;
     private final List<Broker> brokers;
     private final GroupCoordinator groupCoordinator;
+    private final MappedStoreFactory stores;
     private volatile boolean closed;
 
     private KafkaCluster(Builder builder) {
@@ -68,7 +69,7 @@ public final class KafkaCluster implements AutoCloseable {
                 ? CompletableFuture.completedFuture(builder.stores) : MappedStores.detectInBackground();
         // Loads kafka-clients' protocol schemas on this thread while the probe loads chronicle on another.
         Handlers handlers = Handlers.standard();
-        MappedStoreFactory stores = storeProbe.join();
+        this.stores = storeProbe.join();
         List<Broker> started = new ArrayList<>();
         ClusterState created = null;
         try {
@@ -273,6 +274,7 @@ public final class KafkaCluster implements AutoCloseable {
         } finally {
             loop.close();
         }
+        stores.awaitReleased();
         if (deleteOnClose) {
             deleteRecursively(dataDirectory);
         }
@@ -293,6 +295,7 @@ public final class KafkaCluster implements AutoCloseable {
         } finally {
             loop.close();
         }
+        stores.awaitReleased();
         if (deleteOnClose) {
             deleteRecursively(dataDirectory);
         }
@@ -400,6 +403,10 @@ public final class KafkaCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @throws IllegalArgumentException naming a topic Kafka would refuse
+         * @throws UncheckedIOException when a broker cannot listen on its port or the data directory cannot be used
+         */
         public KafkaCluster start() {
             return new KafkaCluster(this);
         }

@@ -50,16 +50,33 @@ class ResourceLeakTest {
     @Test
     void aStartThatFailsRemovesItsTemporaryDirectory() throws Exception {
         Set<String> before = samsaTempDirs();
-        assertThatThrownBy(() -> KafkaCluster.builder().brokerConfig("no.such.config", "1").start())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no.such.config");
-        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+        assertThatThrownBy(() -> KafkaCluster.builder().topic("payments", 1, 3).start())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Cannot create topic 'payments'");
+        // Broker 1 starts on a free port, broker 2 finds its port taken.
+        try (ServerSocket taken = takenPortAfterAFreeOne()) {
             assertThatThrownBy(() -> KafkaCluster.builder().brokers(2).port(taken.getLocalPort() - 1)
-                    .topic("orders", 3, 2).start()).hasMessageContaining(Integer.toString(taken.getLocalPort()));
+                    .topic("orders", 3, 1).start()).hasMessageContaining("Cannot listen on 127.0.0.1:" + taken.getLocalPort());
         }
         assertThat(samsaTempDirs()).isEqualTo(before);
         assertThat(samsaThreads()).isEmpty();
         if (Files.exists(Path.of("/proc/self/maps"))) {
             assertThat(mappedDataFiles()).isEmpty();
+        }
+    }
+
+    private static ServerSocket takenPortAfterAFreeOne() throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            int free;
+            try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+                free = probe.getLocalPort();
+            }
+            try {
+                return new ServerSocket(free + 1, 50, InetAddress.getLoopbackAddress());
+            } catch (IOException e) {
+                if (attempt == 20) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 
 import net.openhft.chronicle.bytes.MappedBytesStore;
 import net.openhft.chronicle.bytes.MappedFile;
+import net.openhft.chronicle.core.io.BackgroundResourceReleaser;
 import net.openhft.chronicle.core.io.ReferenceOwner;
 
 /**
@@ -64,6 +65,11 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
     public long fileSize() throws IOException {
         checkOpen();
         return file.actualSize();
+    }
+
+    /** Chronicle unmaps and closes released files on its background releaser thread; this waits for it. */
+    static void awaitReleased() {
+        BackgroundResourceReleaser.releasePendingResources();
     }
 
     @Override

@@ -9,6 +9,13 @@ public interface MappedStoreFactory {
     /** Opens {@code file}, creating it if absent; existing bytes are kept. */
     MappedStore open(Path file) throws IOException;
 
+    /**
+     * Returns once every store of this factory that has been closed has let go of its file and mappings (chronicle
+     * lets go on a background thread of its own).
+     */
+    default void awaitReleased() {
+    }
+
     /** Short name for logs and test names, such as {@code "chronicle"} or {@code "jdk"}. */
     String name();
 }

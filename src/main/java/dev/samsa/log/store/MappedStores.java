@@ -144,6 +144,13 @@ public final class MappedStores {
         }
 
         @Override
+        public void awaitReleased() {
+            if (chronicle) {
+                ChronicleMappedStore.awaitReleased();
+            }
+        }
+
+        @Override
         public String toString() {
             return name;
         }
