@@ -1,8 +1,21 @@
 package dev.samsa;
 
+// The README's list of imports, compiled here (and in every compatibility project that runs this file).
+import dev.samsa.KafkaCluster;                 // the cluster, its builder, brokers, partitions, groups, faults
+import dev.samsa.Api;                          // faults().failNext(Api.PRODUCE, ...)
+import dev.samsa.KafkaError;
+import dev.samsa.time.ClusterClock;            // ClusterClock.manual(start), clock().advance(d)
+import dev.samsa.junit.EmbeddedKafkaCluster;   // the JUnit 5 extension and its settings
+import dev.samsa.junit.EmbeddedKafkaCluster.ClockType;
+import dev.samsa.junit.EmbeddedKafkaCluster.Lifecycle;
+import dev.samsa.junit.Topic;
+import dev.samsa.junit.BootstrapServers;
+import dev.samsa.junit.SamsaExtension;
+import static dev.samsa.junit.SamsaAssertions.assertThat;   // beside AssertJ's own assertThat
+import static dev.samsa.junit.SamsaConditions.*;           // awaitCluster(), isrSize(...), groupStable(...)
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.samsa.time.ClusterClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +33,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's Java examples outside the JUnit section (which has its own test), run as written; the first test
- * fails when an example here and the README drift apart.
+ * The README's Java examples outside the JUnit section (which has its own test), run as written, and its list of
+ * imports, compiled; the first test fails when an example here and the README drift apart.
  */
 class ReadmeTest {
 
@@ -44,7 +57,7 @@ class ReadmeTest {
                 examples.add(normalize(block.group(1)));
             }
         }
-        assertThat(examples).hasSize(2).allSatisfy(example -> assertThat(source).contains(example));
+        assertThat(examples).hasSize(3).allSatisfy(example -> assertThat(source).contains(example));
     }
 
     private static String normalize(String code) {

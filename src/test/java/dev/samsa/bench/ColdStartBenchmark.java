@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Each run is a fresh JVM, so class loading and JIT warm-up are counted as a user meets them:
  * <ul>
  *   <li>{@code java -jar target/samsa-*-standalone.jar --brokers N}: from process start to the ready line on stdout,
- *       for 1 and 3 brokers (the process is then stopped with SIGTERM);</li>
+ *       for 1 and 3 brokers (the process is then stopped with SIGTERM); then the same with the class-data sharing
+ *       archive the README describes (written once by a run with {@code -XX:ArchiveClassesAtExit});</li>
  *   <li>inside a JVM that is already running (as a test JVM is): the first 3-broker {@code KafkaCluster} from
  *       {@code builder()} to {@code start()} returning, then the median of 20 later clusters in the same JVM.</li>
  * </ul>
@@ -44,12 +45,23 @@ public final class ColdStartBenchmark {
         Path jar = standaloneJar();
         System.out.printf(Locale.ROOT, "JVM %s, %d CPUs, %d runs each%n", Runtime.version(),
                 Runtime.getRuntime().availableProcessors(), runs);
-        for (int brokers : new int[] {1, 3}) {
-            double[] millis = new double[runs];
-            for (int i = 0; i < runs; i++) {
-                millis[i] = untilReadyLine(List.of(java, "-jar", jar.toString(), "--brokers", Integer.toString(brokers)));
+        // The README's class-data sharing: one run that writes the archive at exit, then runs that map it.
+        Path archive = Path.of("target", "samsa-bench.jsa");
+        Files.deleteIfExists(archive);
+        untilReadyLine(List.of(java, "-XX:ArchiveClassesAtExit=" + archive, "-jar", jar.toString(), "--brokers", "3"));
+        for (boolean cds : new boolean[] {false, true}) {
+            for (int brokers : new int[] {1, 3}) {
+                List<String> command = new ArrayList<>(List.of(java));
+                if (cds) {
+                    command.add("-XX:SharedArchiveFile=" + archive);
+                }
+                command.addAll(List.of("-jar", jar.toString(), "--brokers", Integer.toString(brokers)));
+                double[] millis = new double[runs];
+                for (int i = 0; i < runs; i++) {
+                    millis[i] = untilReadyLine(command);
+                }
+                print("java " + (cds ? "-XX:SharedArchiveFile " : "") + "-jar to ready line, " + brokers + " broker(s)", millis);
             }
-            print("java -jar to ready line, " + brokers + " broker(s)", millis);
         }
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(Arrays.asList(System.getProperty("samsa.bench.jvm.flags", "").split(" ")));

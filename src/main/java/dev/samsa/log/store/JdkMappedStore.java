@@ -2,6 +2,8 @@ package dev.samsa.log.store;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -19,10 +21,13 @@ final class JdkMappedStore extends ChunkedMappedStore {
 
     private final FileChannel channel;
     private final List<MappedByteBuffer> chunks = new ArrayList<>();
+    /** Java 22+: the java.lang.foreign.Arena all chunks are mapped in, whose close unmaps them; else null. */
+    private final AutoCloseable arena;
 
     private JdkMappedStore(Path path, FileChannel channel) throws IOException {
         super(path, channel.size());
         this.channel = channel;
+        this.arena = ArenaMapping.open();
     }
 
     static JdkMappedStore open(Path path) throws IOException {
@@ -68,9 +73,13 @@ final class JdkMappedStore extends ChunkedMappedStore {
         // Unmap now rather than at some later GC, so that a cluster that opens and deletes many
         // segments does not pile up mappings. Nothing reads these buffers after close: reads
         // return copies.
-        for (MappedByteBuffer buffer : chunks) {
-            if (buffer != null) {
-                Unmapper.unmap(buffer);
+        if (arena != null) {
+            ArenaMapping.close(arena);
+        } else {
+            for (MappedByteBuffer buffer : chunks) {
+                if (buffer != null) {
+                    Unmapper.unmap(buffer);
+                }
             }
         }
         chunks.clear();
@@ -83,13 +92,78 @@ final class JdkMappedStore extends ChunkedMappedStore {
         MappedByteBuffer buffer = chunks.get(index);
         if (buffer == null) {
             try {
-                buffer = channel.map(FileChannel.MapMode.READ_WRITE, (long) index * CHUNK_SIZE, CHUNK_SIZE);
+                long position = (long) index * CHUNK_SIZE;
+                buffer = arena != null ? ArenaMapping.map(channel, position, CHUNK_SIZE, arena)
+                        : channel.map(FileChannel.MapMode.READ_WRITE, position, CHUNK_SIZE);
             } catch (IOException e) {
                 throw new IOException("Cannot map chunk " + index + " of " + path() + ": " + e.getMessage(), e);
             }
             chunks.set(index, buffer);
         }
         return buffer;
+    }
+
+    /**
+     * {@code FileChannel.map(mode, position, size, Arena)} of java.lang.foreign (Java 22+), where closing the arena is the
+     * supported way to unmap. Reached by reflection because Samsa compiles for Java 17.
+     */
+    private static final class ArenaMapping {
+        private static final Method OF_SHARED;
+        private static final Method MAP;
+        private static final Method AS_BYTE_BUFFER;
+
+        static {
+            Method ofShared = null;
+            Method map = null;
+            Method asByteBuffer = null;
+            if (Runtime.version().feature() >= 22) {
+                try {
+                    Class<?> arena = Class.forName("java.lang.foreign.Arena");
+                    ofShared = arena.getMethod("ofShared");
+                    map = FileChannel.class.getMethod("map", FileChannel.MapMode.class, long.class, long.class, arena);
+                    asByteBuffer = Class.forName("java.lang.foreign.MemorySegment").getMethod("asByteBuffer");
+                } catch (ReflectiveOperationException e) {
+                    ofShared = null;
+                }
+            }
+            OF_SHARED = ofShared;
+            MAP = map;
+            AS_BYTE_BUFFER = asByteBuffer;
+        }
+
+        /** A new shared arena, or null before Java 22. */
+        static AutoCloseable open() {
+            if (OF_SHARED == null) {
+                return null;
+            }
+            try {
+                return (AutoCloseable) OF_SHARED.invoke(null);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("Arena.ofShared() failed", e);
+            }
+        }
+
+        static MappedByteBuffer map(FileChannel channel, long position, long size, AutoCloseable arena) throws IOException {
+            try {
+                Object segment = MAP.invoke(channel, FileChannel.MapMode.READ_WRITE, position, size, arena);
+                return (MappedByteBuffer) AS_BYTE_BUFFER.invoke(segment);
+            } catch (InvocationTargetException e) {
+                if (e.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                throw new IOException(e.getCause());
+            } catch (ReflectiveOperationException e) {
+                throw new IOException(e);
+            }
+        }
+
+        static void close(AutoCloseable arena) throws IOException {
+            try {
+                arena.close();
+            } catch (Exception e) {
+                throw new IOException("Cannot unmap: " + e.getMessage(), e);
+            }
+        }
     }
 
     /** {@code sun.misc.Unsafe.invokeCleaner}, which needs no flags; a no-op where it is missing. */
