@@ -19,6 +19,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.assertj.core.presentation.StandardRepresentation;
 
 /**
@@ -37,6 +38,10 @@ record TopicRecords<V>(String topic, Map<Integer, Offsets> partitions, List<Entr
 
     /** One record; the key is shown as UTF-8 text. */
     record Entry<V>(int partition, long offset, String key, V value) {
+    }
+
+    static Deserializer<String> stringDeserializer() {
+        return new StringDeserializer();
     }
 
     boolean exists() {
