@@ -68,7 +68,15 @@ public final class ReplicaFetcher {
             }
             if (fetchOffset < leaderLog.logStartOffset()) {
                 // OFFSET_OUT_OF_RANGE below: the leader deleted what this follower still needs, it starts over there.
+                long start = followerLog.logStartOffset();
                 followerLog.resetTo(leaderLog.logStartOffset());
+                if (fetchOffset > start) {
+                    truncated = true;
+                    cluster.timeline().record("Truncated", partition.topicPartition() + " broker=" + follower + " from="
+                            + fetchOffset + " to=" + start + " records=" + (fetchOffset - start) + " leaderEpoch="
+                            + partition.leaderEpoch() + " reason=all below the leader's log start offset "
+                            + leaderLog.logStartOffset() + ", where the follower starts over");
+                }
                 continue;
             }
             // The fetch reaches the leader: from here on the leader knows the follower holds its records below it.
