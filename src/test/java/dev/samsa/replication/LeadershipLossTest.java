@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.samsa.Api;
 import dev.samsa.KafkaCluster;
+import dev.samsa.KafkaError;
 import dev.samsa.PartitionView;
 import dev.samsa.event.ClusterEvent;
 import java.time.Duration;
@@ -107,8 +109,8 @@ class LeadershipLossTest {
     /**
      * The interleaving that stalled a partition in a seeded fault schedule, made deterministic. An idempotent producer
      * sends its first batch of a partition (sequence 0) to a stale leader, where it is parked. The producer then learns
-     * the new leader from a broker with nothing in flight (metadata.max.age.ms; leastLoadedNode prefers such a broker),
-     * and sends its next batches there, since a batch without a sequence yet is not held back by one in flight. The
+     * the new leader from a broker with nothing in flight (any refresh: here one asked for by an error on another
+     * partition; leastLoadedNode prefers such a broker), and sends its next batches there, since a batch without a sequence yet is not held back by one in flight. The
      * new leader has never seen this producer, and Kafka's ProducerAppendInfo accepts any first sequence from an
      * unknown producer: sequences 1..5 are written and acknowledged. When the stale leader heals, sequence 0 comes back
      * NOT_LEADER_OR_FOLLOWER and is retried on the new leader, which answers OUT_OF_ORDER_SEQUENCE_NUMBER (its last
@@ -120,7 +122,7 @@ class LeadershipLossTest {
     void theFirstBatchParkedOnAStaleLeaderExpiresWhileLaterOnesAreAcknowledgedByTheNewLeaderAsInKafka() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(31).topic("orders", 3, 3).start();
              KafkaProducer<String, String> producer = producer(cluster, "all", Map.of("max.in.flight.requests.per.connection", "5",
-                     "metadata.max.age.ms", "100", "request.timeout.ms", "4000", "delivery.timeout.ms", "5000"))) {
+                     "metadata.max.age.ms", "300000", "request.timeout.ms", "4000", "delivery.timeout.ms", "5000"))) {
             PartitionView partition = cluster.partition("orders", 0);
             int stale = partition.leader();
             // Connections to the other brokers, so that the producer can ask them for metadata later.
@@ -132,7 +134,12 @@ class LeadershipLossTest {
             int leader = partition.leader();
 
             Future<RecordMetadata> first = producer.send(new ProducerRecord<>("orders", 0, "k", "first"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> partition.logEndOffset(stale) == 1);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(partition.logEndOffset(stale))
+                    .as("parked on the stale leader %d\n%s", stale, cluster.events()).isEqualTo(1));
+            // Any metadata refresh now teaches the producer the new leader; an error on another partition asks for
+            // one, from a broker with nothing in flight (the stale one has the parked batch).
+            cluster.faults().failNext(Api.PRODUCE, KafkaError.NOT_LEADER_OR_FOLLOWER, 1);
+            producer.send(new ProducerRecord<>("orders", 1, "k", "warm-up")).get();
             await().atMost(Duration.ofSeconds(10)).until(() -> producer.partitionsFor("orders").get(0).leader().id() == leader);
             List<String> later = sendAcknowledged(producer, "orders", "later", 0, 5);
             assertThat(later).as("sequences 1..5, accepted from a producer the new leader has not seen").hasSize(5);
