@@ -4,9 +4,14 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Partition;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.time.ClusterLoop;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.zip.CRC32;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.utils.ByteBufferOutputStream;
 
 /**
  * A live view of one partition: every call reads the cluster's state at that moment (on the cluster loop).
@@ -74,6 +79,38 @@ public final class PartitionView {
 
     public long logStartOffset(int brokerId) {
         return read(p -> p.log(brokerId) == null ? -1L : p.log(brokerId).logStartOffset());
+    }
+
+    /**
+     * Every batch the replica on {@code brokerId} holds, from its log start to its log end, whatever the high
+     * watermark: for tests that check replicas agree, byte for byte.
+     *
+     * @throws IllegalStateException while that broker is down
+     */
+    public List<ReplicaBatch> batches(int brokerId) {
+        return read(p -> {
+            PartitionLog log = p.log(brokerId);
+            if (log == null) {
+                throw new IllegalStateException("Broker " + brokerId + " has no open replica of " + topic + "-" + partition);
+            }
+            List<ReplicaBatch> out = new ArrayList<>();
+            long offset = log.logStartOffset();
+            while (offset < log.logEndOffset()) {
+                MemoryRecords records = log.read(offset, Integer.MAX_VALUE, Long.MAX_VALUE, true).records();
+                if (records.sizeInBytes() == 0) {
+                    break;
+                }
+                for (MutableRecordBatch batch : records.batches()) {
+                    ByteBufferOutputStream bytes = new ByteBufferOutputStream(batch.sizeInBytes());
+                    batch.writeTo(bytes);
+                    CRC32 crc = new CRC32();
+                    crc.update(bytes.buffer().flip());
+                    out.add(new ReplicaBatch(batch.baseOffset(), batch.lastOffset(), batch.partitionLeaderEpoch(), crc.getValue()));
+                    offset = batch.lastOffset() + 1;
+                }
+            }
+            return out;
+        });
     }
 
     @Override

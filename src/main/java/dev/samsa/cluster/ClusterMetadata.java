@@ -342,7 +342,10 @@ public final class ClusterMetadata {
             }
         }
         // A reopened cluster keeps the epoch its logs were written in, and trusts only what every replica has.
-        partition.setLeader(replicas.get(0), epoch);
+        partition.setLeader(replicas.get(0), epoch, clock.getAsLong());
+        if (partition.leaderLog() != null) {
+            partition.leaderLog().assignLeaderEpoch(epoch);
+        }
         partition.resetHighWatermark(highWatermark == Long.MAX_VALUE ? 0 : highWatermark);
     }
 

@@ -60,7 +60,9 @@ public final class Controller {
         cluster.metadata().markAlive(brokerId, false);
         cluster.timeline().record("BrokerStopped", "broker=" + brokerId + " how=" + how);
         for (Partition p : partitionsWithReplicaOn(brokerId)) {
-            p.forgetStaleLeadership(brokerId);
+            if (p.forgetStaleLeadership(brokerId)) {
+                leadershipLost(p);
+            }
             if (p.leader() == brokerId && how == Stop.FENCED) {
                 // The fenced broker's process lives on and never hears of the new leader: it goes on serving as leader.
                 p.believeStillLeading(brokerId);
@@ -92,7 +94,10 @@ public final class Controller {
         cluster.timeline().record("BrokerStarted", "broker=" + brokerId);
         List<Partition> partitions = partitionsWithReplicaOn(brokerId);
         for (Partition p : partitions) {
-            p.forgetStaleLeadership(brokerId);
+            if (p.forgetStaleLeadership(brokerId)) {
+                // A healed stale leader hears of the new leader and becomes a follower.
+                leadershipLost(p);
+            }
             if (p.log(brokerId) == null) {
                 p.attachLog(brokerId, cluster.metadata().openLog(p.topic(), p, brokerId));
             }
@@ -104,6 +109,16 @@ public final class Controller {
             }
             cluster.fetcher().replicateSoon(p);
         }
+    }
+
+    /**
+     * A broker stopped leading {@code partition} (a new leader elsewhere, a stale leader healed, a shutdown, a
+     * reassignment): what is parked on it there is answered at once, NOT_LEADER_OR_FOLLOWER, as Kafka's
+     * {@code ReplicaManager.completeDelayedOperationsWhenNotPartitionLeader} does, so that clients retry on the new
+     * leader instead of waiting for their request timeout.
+     */
+    void leadershipLost(Partition partition) {
+        cluster.purgatory().checkAndComplete(partition.topicPartition());
     }
 
     /**
@@ -190,16 +205,14 @@ public final class Controller {
 
     void changeLeader(Partition partition, int chosen, List<Integer> newIsr, boolean unclean, String reason) {
         int oldLeader = partition.leader();
-        partition.setLeader(chosen, partition.leaderEpoch() + 1);
         partition.setIsr(newIsr);
+        partition.setLeader(chosen, partition.leaderEpoch() + 1, cluster.nowMs());
         PartitionLog leaderLog = partition.leaderLog();
+        if (leaderLog != null) {
+            leaderLog.assignLeaderEpoch(partition.leaderEpoch());
+        }
         if (leaderLog != null && partition.highWatermark() > leaderLog.logEndOffset()) {
             partition.resetHighWatermark(leaderLog.logEndOffset());
-        }
-        for (int r : partition.replicas()) {
-            if (r != chosen) {
-                partition.follower(r).lastCaughtUpMs = cluster.nowMs();
-            }
         }
         cluster.timeline().record(unclean ? "UncleanLeaderElected" : "LeaderChanged", partition.topicPartition() + " leader="
                 + oldLeader + "->" + chosen + " epoch=" + partition.leaderEpoch() + " isr=" + newIsr + " reason=" + reason);
@@ -207,7 +220,7 @@ public final class Controller {
             partition.maybeAdvanceHighWatermark();
             cluster.fetcher().replicateSoon(partition);
         }
-        cluster.purgatory().checkAndComplete(partition.topicPartition());
+        leadershipLost(partition);
         if (oldLeader != chosen) {
             cluster.metadata().leaderChanged(partition, oldLeader, chosen);
         }
@@ -253,29 +266,31 @@ public final class Controller {
 
     /**
      * A follower stopped fetching (paused, or cut off from its leader): it leaves the ISR once it has not been caught
-     * up for more than replica.lag.time.max.ms of cluster time, as Kafka's leader decides.
+     * up for more than replica.lag.time.max.ms of cluster time, as Kafka's leader decides from what the follower's
+     * fetches told it. A leader change gives it a fresh replica.lag.time.max.ms, as Kafka's resetReplicaState does.
      */
     public void followerStalled(Partition partition, int follower) {
+        long maxLag = cluster.metadata().brokerConfigs(Math.max(partition.leader(), 1)).getLong("replica.lag.time.max.ms");
         Partition.FollowerState state = partition.follower(follower);
-        PartitionLog leaderLog = partition.leaderLog();
-        PartitionLog followerLog = partition.log(follower);
-        if (leaderLog != null && followerLog != null && followerLog.logEndOffset() == leaderLog.logEndOffset()) {
+        if (partition.isOnline() && partition.isFollowerCaughtUp(follower)) {
             state.lastCaughtUpMs = cluster.nowMs();
         }
-        long maxLag = cluster.metadata().brokerConfigs(Math.max(partition.leader(), 1)).getLong("replica.lag.time.max.ms");
+        scheduleLagCheck(partition, follower, maxLag);
+    }
+
+    private void scheduleLagCheck(Partition partition, int follower, long maxLag) {
+        Partition.FollowerState state = partition.follower(follower);
         cluster.scheduler().schedule(lagTimerKey(partition, follower), state.lastCaughtUpMs + maxLag + 1, () -> {
-            if (partition.isOnline() && partition.leader() != follower && !cluster.fetcher().fetch(partition, follower)
-                    && !caughtUp(partition, follower)) {
+            if (!partition.isOnline() || partition.leader() == follower || cluster.fetcher().fetch(partition, follower)
+                    || (partition.isFollowerCaughtUp(follower) && !cluster.faults().isPaused(partition.topicPartition(), follower))) {
+                return;
+            }
+            if (cluster.nowMs() - state.lastCaughtUpMs <= maxLag) {
+                scheduleLagCheck(partition, follower, maxLag);
+            } else {
                 removeFromIsr(partition, follower, "not caught up for more than replica.lag.time.max.ms=" + maxLag);
             }
         });
-    }
-
-    private boolean caughtUp(Partition partition, int follower) {
-        PartitionLog leaderLog = partition.leaderLog();
-        PartitionLog followerLog = partition.log(follower);
-        return leaderLog != null && followerLog != null && followerLog.logEndOffset() == leaderLog.logEndOffset()
-                && !cluster.faults().isPaused(partition.topicPartition(), follower);
     }
 
     void highWatermarkMoved(Partition partition) {

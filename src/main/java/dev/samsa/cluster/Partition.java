@@ -13,19 +13,66 @@ import org.apache.kafka.common.TopicPartition;
  * of each replica whose broker is up, and the leader's view of each follower. Owned by the cluster loop.
  *
  * <p>Leader -1 means offline: no replica that may lead is up. The high watermark is the smallest log end offset among
- * the ISR and never goes back while a leader stays.
+ * the ISR, each follower's as the leader learned it from that follower's fetches in the current epoch (never from the
+ * follower's log), and never goes back while a leader stays.
  *
  * <p>During a reassignment, as in KRaft's PartitionRegistration, the replicas are the target followed by the replicas
  * being removed; adding and removing replicas are listed apart, and both lists are empty otherwise.
  */
 public final class Partition {
 
-    /** What the leader knows of one follower. */
+    /**
+     * What the leader knows of one follower, as Kafka's {@code Replica} keeps it: learned only from that follower's
+     * fetches in the current leader epoch and forgotten when the epoch changes ({@code Replica.resetReplicaState}).
+     * The leader never reads a follower's log: a follower that is paused or cut off, whatever its log holds, has
+     * replicated nothing it has not fetched in this epoch.
+     */
     static final class FollowerState {
+        static final long UNKNOWN_OFFSET = -1;
+
+        /** The offset of its latest fetch: it holds the leader's records below it. */
+        long logEndOffset = UNKNOWN_OFFSET;
+        long logStartOffset = UNKNOWN_OFFSET;
+        /** The leader's log end offset and the cluster time at its latest fetch. */
+        long lastFetchLeaderLogEndOffset = UNKNOWN_OFFSET;
+        long lastFetchMs;
         /** Cluster time at which this follower last had everything the leader had. */
         long lastCaughtUpMs;
-        /** The leader epoch this follower has reconciled its log with (truncation by OffsetForLeaderEpoch). */
+        /**
+         * Follower-side: the leader epoch this follower has reconciled its log with (truncation by
+         * OffsetForLeaderEpoch). Kept here because the follower's fetcher is in-process; the leader never reads it.
+         */
         int reconciledEpoch = -1;
+
+        /** A fetch from {@code fetchOffset} reached the leader, whose log ended at {@code leaderEndOffset}. */
+        void updateFetchState(long fetchOffset, long followerLogStartOffset, long leaderEndOffset, long nowMs) {
+            if (fetchOffset >= leaderEndOffset) {
+                lastCaughtUpMs = Math.max(lastCaughtUpMs, nowMs);
+            } else if (lastFetchLeaderLogEndOffset != UNKNOWN_OFFSET && fetchOffset >= lastFetchLeaderLogEndOffset) {
+                // It has now what the leader had at its previous fetch: it was caught up then.
+                lastCaughtUpMs = Math.max(lastCaughtUpMs, lastFetchMs);
+            }
+            logEndOffset = fetchOffset;
+            logStartOffset = followerLogStartOffset;
+            lastFetchLeaderLogEndOffset = leaderEndOffset;
+            lastFetchMs = nowMs;
+        }
+
+        /**
+         * A new leader epoch: what the previous one learned no longer holds. An in-sync follower counts as caught up
+         * now, so that it has replica.lag.time.max.ms to fetch before it is dropped; one out of sync as never.
+         */
+        void reset(boolean inSync, long nowMs) {
+            logEndOffset = UNKNOWN_OFFSET;
+            logStartOffset = UNKNOWN_OFFSET;
+            lastFetchLeaderLogEndOffset = UNKNOWN_OFFSET;
+            lastFetchMs = 0;
+            lastCaughtUpMs = inSync ? nowMs : 0;
+        }
+
+        boolean isCaughtUp(long leaderEndOffset) {
+            return logEndOffset >= leaderEndOffset;
+        }
     }
 
     private final Topic topic;
@@ -37,7 +84,8 @@ public final class Partition {
     private final Map<Integer, PartitionLog> logs = new HashMap<>();
     private final Map<Integer, FollowerState> followers = new HashMap<>();
     private int leader;
-    private int leaderEpoch;
+    /** -1 until the first {@link #setLeader}, so that the first leader starts every follower's state afresh too. */
+    private int leaderEpoch = -1;
     private List<Integer> isr;
     private long highWatermark;
 
@@ -126,8 +174,9 @@ public final class Partition {
         staleLeaders.put(brokerId, new StaleLeadership(leaderEpoch, isr, highWatermark));
     }
 
-    void forgetStaleLeadership(int brokerId) {
-        staleLeaders.remove(brokerId);
+    /** Returns whether {@code brokerId} believed it led: it no longer does. */
+    boolean forgetStaleLeadership(int brokerId) {
+        return staleLeaders.remove(brokerId) != null;
     }
 
     /** Whether {@code brokerId} serves this partition as its leader: the real one, or one that has not heard otherwise. */
@@ -187,16 +236,35 @@ public final class Partition {
         return out;
     }
 
-    void setLeader(int leader, int leaderEpoch) {
+    /** A leader and epoch; a new epoch forgets every follower's state, which its fetches in that epoch rebuild. */
+    void setLeader(int leader, int leaderEpoch, long nowMs) {
+        boolean newEpoch = leaderEpoch != this.leaderEpoch;
         this.leader = leader;
         this.leaderEpoch = leaderEpoch;
+        if (newEpoch) {
+            followers.forEach((broker, state) -> state.reset(isr.contains(broker), nowMs));
+        }
     }
 
     void setIsr(List<Integer> isr) {
         this.isr = List.copyOf(isr);
     }
 
-    /** Recomputes the high watermark as the smallest log end offset of the ISR; returns true if it moved. */
+    /** The leader learns of a fetch by {@code follower}; the fetch offset is all it knows of that follower's log. */
+    void updateFollowerFetchState(int follower, long fetchOffset, long followerLogStartOffset, long nowMs) {
+        followers.get(follower).updateFetchState(fetchOffset, followerLogStartOffset, leaderLog().logEndOffset(), nowMs);
+    }
+
+    /** Whether the leader knows {@code follower} to have everything it has (a fetch at its log end offset). */
+    boolean isFollowerCaughtUp(int follower) {
+        PartitionLog leaderLog = leaderLog();
+        return leaderLog != null && followers.get(follower).isCaughtUp(leaderLog.logEndOffset());
+    }
+
+    /**
+     * Recomputes the high watermark as the smallest log end offset of the ISR, each follower's as its fetches in this
+     * epoch told the leader (a follower that has not fetched yet holds it back); returns true if it moved.
+     */
     boolean maybeAdvanceHighWatermark() {
         PartitionLog leaderLog = leaderLog();
         if (leaderLog == null) {
@@ -204,9 +272,8 @@ public final class Partition {
         }
         long min = leaderLog.logEndOffset();
         for (int replica : isr) {
-            PartitionLog log = logs.get(replica);
-            if (log != null) {
-                min = Math.min(min, log.logEndOffset());
+            if (replica != leader) {
+                min = Math.min(min, followers.get(replica).logEndOffset);
             }
         }
         if (min > highWatermark) {

@@ -158,7 +158,10 @@ public final class Reassignments {
             cluster.controller().elect(partition, -1, reason);
         } else if (!removed.isEmpty()) {
             // Kafka bumps the leader epoch whenever the replica set loses a broker.
-            partition.setLeader(leader, partition.leaderEpoch() + 1);
+            partition.setLeader(leader, partition.leaderEpoch() + 1, cluster.nowMs());
+            if (partition.leaderLog() != null) {
+                partition.leaderLog().assignLeaderEpoch(partition.leaderEpoch());
+            }
         }
         for (int broker : removed) {
             cluster.scheduler().cancel(Controller.lagTimerKey(partition, broker));

@@ -178,15 +178,34 @@ public final class GroupCoordinator {
         classic.join().join(group, req, respond);
     }
 
+    /** SyncGroup from a client at {@code clientAddress}; the answer goes to {@code respond}. */
     public void syncGroup(int brokerId, String groupId, String memberId, String instanceId, int generation, String protocolType,
-                          String protocolName, Map<String, byte[]> assignments, Consumer<SyncResult> respond) {
+                          String protocolName, Map<String, byte[]> assignments, String clientAddress, Consumer<SyncResult> respond) {
         ClassicGroup group = shardFor(brokerId, groupId).groups.get(groupId);
-        classic.sync().sync(group, memberId, instanceId, generation, protocolType, protocolName, assignments, respond);
+        classic.sync().sync(group, memberId, instanceId, generation, protocolType, protocolName, assignments, clientAddress, respond);
     }
 
-    /** @throws ApiException the error Kafka answers the heartbeat with */
-    public void heartbeat(int brokerId, String groupId, String memberId, String instanceId, int generation) {
-        classic.liveness().heartbeat(shardFor(brokerId, groupId).groups.get(groupId), memberId, instanceId, generation);
+    /**
+     * Heartbeat from a client at {@code clientAddress}.
+     *
+     * @throws ApiException the error Kafka answers the heartbeat with
+     */
+    public void heartbeat(int brokerId, String groupId, String memberId, String instanceId, int generation, String clientAddress) {
+        classic.liveness().heartbeat(shardFor(brokerId, groupId).groups.get(groupId), memberId, instanceId, generation,
+                clientAddress);
+    }
+
+    /**
+     * A client connection to {@code brokerId} closed. Members of the groups that broker coordinates whose last request
+     * came over it are silent from now on, for the liveness rule of a clock jump (DESIGN.md). A member talks to its
+     * coordinator only, so the client address within that broker names the connection.
+     */
+    public void connectionClosed(int brokerId, String clientAddress) {
+        for (CoordinatorShard shard : shards.values()) {
+            if (shard.brokerId == brokerId) {
+                shard.groups.values().forEach(g -> classic.liveness().connectionClosed(g, clientAddress));
+            }
+        }
     }
 
     /**

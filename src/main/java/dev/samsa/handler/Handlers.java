@@ -88,6 +88,15 @@ public final class Handlers {
                     request.closeConnection("the broker is shutting down");
                 }
             }
+
+            @Override
+            public void connectionClosed(String clientAddress) {
+                try {
+                    broker.cluster().loop().execute(() -> broker.groups().connectionClosed(broker.brokerId(), clientAddress));
+                } catch (IllegalStateException closed) {
+                    // The cluster is closing: no group outlives it.
+                }
+            }
         };
     }
 

@@ -24,7 +24,8 @@ final class HeartbeatHandler implements ApiHandler {
         HeartbeatRequestData data = request.data();
         Errors error = Errors.NONE;
         try {
-            broker.groups().heartbeat(broker.brokerId(), data.groupId(), data.memberId(), data.groupInstanceId(), data.generationId());
+            broker.groups().heartbeat(broker.brokerId(), data.groupId(), data.memberId(), data.groupInstanceId(), data.generationId(),
+                    request.clientAddress());
         } catch (ApiException e) {
             error = Errors.forException(e);
         }

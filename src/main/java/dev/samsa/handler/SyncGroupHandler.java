@@ -30,7 +30,7 @@ final class SyncGroupHandler implements ApiHandler {
         try {
             broker.groups().syncGroup(broker.brokerId(), data.groupId(), data.memberId(), data.groupInstanceId(), data.generationId(),
                     request.version() >= 5 ? data.protocolType() : null, request.version() >= 5 ? data.protocolName() : null,
-                    assignments, result -> respond(request, result));
+                    assignments, request.clientAddress(), result -> respond(request, result));
         } catch (ApiException e) {
             respond(request, SyncResult.error(Errors.forException(e)));
         }

@@ -392,6 +392,16 @@ public final class PartitionLog implements AutoCloseable {
         return epochs.epochForOffset(offset);
     }
 
+    /**
+     * A new leader's epoch starts at its log end offset before it appends anything, as Kafka's {@code makeLeader}
+     * assigns it: a follower whose latest epoch the leader never wrote in is then answered with the epoch before it.
+     * Kept in memory only, like the rest of the cache; a restarted broker is a follower first.
+     */
+    public void assignLeaderEpoch(int epoch) {
+        checkOpen();
+        epochs.assign(epoch, logEndOffset());
+    }
+
     public OptionalInt latestEpoch() {
         return epochs.latestEpoch();
     }

@@ -68,12 +68,14 @@ final class Connection implements KafkaRequest.Responder {
     }
 
     private void readLoop() {
+        boolean byPeer = false;
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024))) {
             while (!closed) {
                 int size;
                 try {
                     size = in.readInt();
                 } catch (EOFException e) {
+                    byPeer = true;
                     break;
                 }
                 if (size < 0 || size > maxRequestBytes) {
@@ -94,12 +96,18 @@ final class Connection implements KafkaRequest.Responder {
             }
         } catch (IOException e) {
             if (!closed) {
+                byPeer = true;
                 log.debug("Connection {} from {} ended: {}", name, clientAddress, e.toString());
             }
         } catch (RuntimeException e) {
             log.warn("Closing connection from {}: unexpected failure reading a request", clientAddress, e);
         }
+        boolean wasOpen = !closed;
         close();
+        if (byPeer && wasOpen) {
+            // The client closed it (or its process died): proof that it stopped talking, which group liveness uses.
+            dispatcher.connectionClosed(clientAddress);
+        }
     }
 
     private boolean decodeAndDispatch(ByteBuffer frame) {

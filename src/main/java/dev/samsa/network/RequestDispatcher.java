@@ -10,4 +10,8 @@ public interface RequestDispatcher {
     boolean supports(ApiKeys apiKey, short version);
 
     void dispatch(KafkaRequest request);
+
+    /** The client at {@code clientAddress} closed its connection (not the broker); called once, on a network thread. */
+    default void connectionClosed(String clientAddress) {
+    }
 }

@@ -107,7 +107,7 @@ public final class ClassicGroupJoin {
             return;
         }
         ClassicGroupMember member = group.member(memberId);
-        member.heard();
+        member.heard(req.clientHost());
         switch (group.state()) {
             case PREPARING_REBALANCE -> updateMemberThenRebalance(group, member, req, respond,
                     "member " + memberId + " joins during PreparingRebalance");
@@ -141,6 +141,7 @@ public final class ClassicGroupJoin {
         ClassicGroupMember member = new ClassicGroupMember(memberId, req.groupInstanceId(), req.clientId(), req.clientHost(),
                 req.rebalanceTimeoutMs(), req.sessionTimeoutMs(), req.protocolType(), req.protocols());
         member.setNew(true);
+        member.heard(req.clientHost());
         if (group.isInState(PREPARING_REBALANCE) && group.previousState() == EMPTY) {
             group.setNewMemberAdded(true);
         }

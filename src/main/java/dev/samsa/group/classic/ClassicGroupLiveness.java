@@ -19,6 +19,7 @@ import org.apache.kafka.common.protocol.Errors;
  * expiry ("heartbeat-&lt;group&gt;-&lt;member&gt;"). The session timeout is a liveness deadline (DESIGN.md): when the
  * cluster clock passes it, the member is removed only if it has also been silent in wall time for longer than its
  * heartbeat interval; a member still talking is treated as having heartbeated throughout and its timer is re-armed.
+ * A member whose client closed its connection to the coordinator is silent at once: it needs no wall-time wait.
  */
 public final class ClassicGroupLiveness {
 
@@ -34,7 +35,7 @@ public final class ClassicGroupLiveness {
      * @throws ApiException UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS or
      *         COORDINATOR_NOT_AVAILABLE, as Kafka answers
      */
-    public void heartbeat(ClassicGroup group, String memberId, String groupInstanceId, int generationId) {
+    public void heartbeat(ClassicGroup group, String memberId, String groupInstanceId, int generationId, String connection) {
         if (group == null) {
             throw new UnknownMemberIdException("Group not found; rejoin the group.");
         }
@@ -47,7 +48,7 @@ public final class ClassicGroupLiveness {
                     + group.generationId() + " of group " + group.groupId() + "; rejoin the group.");
         }
         ClassicGroupMember member = group.member(memberId);
-        member.heartbeat();
+        member.heartbeat(connection);
         switch (group.state()) {
             case EMPTY -> throw new UnknownMemberIdException("Group " + group.groupId() + " is empty; rejoin the group.");
             case PREPARING_REBALANCE -> {
@@ -116,8 +117,19 @@ public final class ClassicGroupLiveness {
                 () -> expireHeartbeat(groupId, memberId));
     }
 
+    /**
+     * How long, in wall time, an expiry waits before judging a member whose connection is still open. A client killed
+     * just before a jump has closed its sockets, but the broker's reader thread may not have noticed yet; a live
+     * client's connection stays open and, having heartbeated meanwhile, it is re-armed after the grace.
+     */
+    static final long CONNECTION_CLOSE_GRACE_MS = 200;
+
     /** The session (or a new member's join wait) passed in cluster time. */
     void expireHeartbeat(String groupId, String memberId) {
+        expireHeartbeat(groupId, memberId, false);
+    }
+
+    private void expireHeartbeat(String groupId, String memberId, boolean graceGiven) {
         ClassicGroup group = ctx.groups().apply(groupId);
         if (group == null || group.isInState(DEAD)) {
             return;
@@ -133,6 +145,11 @@ public final class ClassicGroupLiveness {
         if (member == null || member.hasSatisfiedHeartbeat()) {
             return;
         }
+        if (member.isConnected() && !graceGiven) {
+            ctx.scheduler().scheduleWall(ClassicGroupContext.heartbeatKey(groupId, memberId), CONNECTION_CLOSE_GRACE_MS,
+                    () -> expireHeartbeat(groupId, memberId, true));
+            return;
+        }
         if (!member.silentInWallTime()) {
             // Still talking in wall time: the clock jumped over its heartbeats, it did not miss them.
             group.timeline().record("SessionRearmed", "group=" + groupId + " member=" + member + " heard "
@@ -140,7 +157,8 @@ public final class ClassicGroupLiveness {
             rescheduleHeartbeat(group, member, member.sessionTimeoutMs());
             return;
         }
-        removeMember(group, memberId, "session timeout of " + member.sessionTimeoutMs() + " ms expired");
+        removeMember(group, memberId, "session timeout of " + member.sessionTimeoutMs() + " ms expired"
+                + (member.isConnected() ? "" : "; its connection to the coordinator closed"));
     }
 
     /** Removes a member as a session expiry does, and rebalances. Used by {@code cluster.group(id).expireMember}. */
@@ -158,6 +176,16 @@ public final class ClassicGroupLiveness {
             flows.join.maybePrepareRebalanceOrCompleteJoin(group, "removing " + memberId + ": " + reason);
         } else if (group.isInState(PREPARING_REBALANCE) && group.hasAllMembersJoined()) {
             flows.join.completeJoin(group);
+        }
+    }
+
+    /** A client connection closed: the members that last spoke on it are silent from now on (DESIGN.md). */
+    public void connectionClosed(ClassicGroup group, String connection) {
+        for (ClassicGroupMember m : group.allMembers()) {
+            if (m.connectionClosed(connection)) {
+                group.timeline().record("MemberDisconnected", "group=" + group.groupId() + " member=" + m
+                        + " connection=" + connection);
+            }
         }
     }
 

@@ -30,6 +30,9 @@ public final class ClassicGroupMember {
     private long lastHeardWallMs = ClusterClock.wallMillis();
     private long previousHeartbeatWallMs = -1;
     private long lastHeartbeatWallMs = -1;
+    /** The connection it last spoke on ({@code brokerId/clientAddress}), and whether that connection has closed since. */
+    private String connection;
+    private boolean connectionClosed;
 
     public ClassicGroupMember(String memberId, String groupInstanceId, String clientId, String clientHost,
                               int rebalanceTimeoutMs, int sessionTimeoutMs, String protocolType, List<Protocol> protocols) {
@@ -168,17 +171,34 @@ public final class ClassicGroupMember {
         return !isNew && (isAwaitingJoin() || isAwaitingSync());
     }
 
-    /** Any request from the member: it is alive in wall time. */
-    void heard() {
+    /** Any request from the member, on {@code connection}: it is alive in wall time. */
+    void heard(String connection) {
         lastHeardWallMs = ClusterClock.wallMillis();
+        this.connection = connection;
+        this.connectionClosed = false;
     }
 
     /** A Heartbeat request: also feeds the estimate of its heartbeat interval. */
-    void heartbeat() {
-        long now = ClusterClock.wallMillis();
+    void heartbeat(String connection) {
+        heard(connection);
         previousHeartbeatWallMs = lastHeartbeatWallMs;
-        lastHeartbeatWallMs = now;
-        lastHeardWallMs = now;
+        lastHeartbeatWallMs = lastHeardWallMs;
+    }
+
+    /**
+     * The connection {@code closed} has closed: if it is the one this member last spoke on, the member is silent from
+     * now on, until it speaks again on another. Returns whether it was this member's.
+     */
+    boolean connectionClosed(String closed) {
+        if (closed.equals(connection) && !connectionClosed) {
+            connectionClosed = true;
+            return true;
+        }
+        return false;
+    }
+
+    boolean isConnected() {
+        return connection != null && !connectionClosed;
     }
 
     /**
@@ -201,8 +221,12 @@ public final class ClassicGroupMember {
         return ClusterClock.wallMillis() - lastHeardWallMs;
     }
 
+    /**
+     * A member whose connection closed is silent at once: a killed process closes its sockets, which proves more than
+     * any wall-time wait could.
+     */
     boolean silentInWallTime() {
-        return ClusterClock.wallMillis() - lastHeardWallMs > heartbeatIntervalEstimateMs();
+        return connectionClosed || ClusterClock.wallMillis() - lastHeardWallMs > heartbeatIntervalEstimateMs();
     }
 
     @Override

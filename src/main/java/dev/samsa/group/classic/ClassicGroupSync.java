@@ -32,7 +32,7 @@ public final class ClassicGroupSync {
      * @param assignments the leader's assignment by member id; ignored from followers
      */
     public void sync(ClassicGroup group, String memberId, String groupInstanceId, int generationId, String protocolType,
-                     String protocolName, Map<String, byte[]> assignments, Consumer<SyncResult> respond) {
+                     String protocolName, Map<String, byte[]> assignments, String connection, Consumer<SyncResult> respond) {
         if (group == null || group.isInState(ClassicGroupState.EMPTY) || group.isInState(ClassicGroupState.DEAD)) {
             respond.accept(SyncResult.error(Errors.UNKNOWN_MEMBER_ID));
             return;
@@ -53,7 +53,7 @@ public final class ClassicGroupSync {
             return;
         }
         ClassicGroupMember member = group.member(memberId);
-        member.heard();
+        member.heard(connection);
         if (group.isInState(PREPARING_REBALANCE)) {
             respond.accept(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
         } else if (group.isInState(COMPLETING_REBALANCE)) {

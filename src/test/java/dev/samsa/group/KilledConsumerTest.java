@@ -1,0 +1,106 @@
+package dev.samsa.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.samsa.ConsumerGroup;
+import dev.samsa.GroupState;
+import dev.samsa.KafkaCluster;
+import dev.samsa.time.ClusterClock;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A consumer process killed with SIGKILL sends no LeaveGroup and no more heartbeats, but its sockets close with it: the
+ * coordinator sees its connection close, and one jump of the manual clock past the session timeout removes it, with no
+ * wall-time wait. The other member, alive on an open connection, is never removed by the same jump.
+ */
+class KilledConsumerTest {
+
+    @Test
+    void aConsumerKilledWithSigkillIsRemovedByOneJumpAndTheSurvivorGetsItsPartitionsWithinASecond() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().seed(9).clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z")))
+                .topic("orders", 4, 1).start()) {
+            Process child = startChildConsumer(cluster.bootstrapServers(), "billing", "orders");
+            KafkaConsumer<String, String> survivor = GroupClients.consumer(cluster, "billing", "orders",
+                    Map.of("client.id", "survivor", "session.timeout.ms", "45000", "heartbeat.interval.ms", "100"));
+            try {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(1)).until(() -> {
+                    survivor.poll(Duration.ofMillis(20));
+                    ConsumerGroup g = cluster.group("billing");
+                    return g.state() == GroupState.STABLE && g.members().size() == 2 && survivor.assignment().size() == 2;
+                });
+                String childId = memberId(cluster, "child");
+                String survivorId = memberId(cluster, "survivor");
+
+                child.destroyForcibly();
+                assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the child JVM died").isTrue();
+                // 45 s of cluster time in one call, no wall-time wait: the dead member's session is over, and its
+                // closed connection proves it silent; the survivor's session is over in cluster time too.
+                cluster.clock().advance(Duration.ofSeconds(45));
+                long jumpedAt = System.nanoTime();
+
+                await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(1)).until(() -> {
+                    survivor.poll(Duration.ofMillis(10));
+                    return survivor.assignment().size() == 4;
+                });
+                long tookMs = (System.nanoTime() - jumpedAt) / 1_000_000;
+                ConsumerGroup after = cluster.group("billing");
+                assertThat(after.members()).as("%s\n%s", after, cluster.events())
+                        .extracting(ConsumerGroup.Member::memberId).containsExactly(survivorId);
+                assertThat(cluster.events().matching(e -> e.type().equals("MemberRemoved")))
+                        .as("timeline:\n%s", cluster.events()).singleElement()
+                        .satisfies(e -> assertThat(e.details()).contains(childId, "connection to the coordinator closed"));
+                assertThat(tookMs).as("wall time from the jump to the survivor's new assignment").isLessThan(1000);
+            } finally {
+                child.destroyForcibly();
+                survivor.close(Duration.ofSeconds(5));
+            }
+        }
+    }
+
+    private static String memberId(KafkaCluster cluster, String clientId) {
+        return cluster.group("billing").members().stream().filter(m -> m.clientId().equals(clientId)).findFirst()
+                .orElseThrow().memberId();
+    }
+
+    /** The same classpath and module flags as this JVM (pom.xml's chronicle.jvm.flags reach it through surefire). */
+    private static Process startChildConsumer(String bootstrap, String group, String topic) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports")).forEach(command::add);
+        command.add("-Xmx256m");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(ChildConsumer.class.getName());
+        command.add(bootstrap);
+        command.add(group);
+        command.add(topic);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        // Drain its output so that it never blocks on a full pipe.
+        Thread drain = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                while (in.readLine() != null) {
+                    // its log lines are not this test's business
+                }
+            } catch (java.io.IOException ignored) {
+                // the process was killed
+            }
+        }, "child-consumer-output");
+        drain.setDaemon(true);
+        drain.start();
+        return process;
+    }
+}
