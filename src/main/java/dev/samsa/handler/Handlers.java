@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
@@ -81,6 +82,7 @@ public final class Handlers {
 
             @Override
             public void dispatch(KafkaRequest request) {
+                broker.cluster().faults().throwIfUnexpectedFailurePending(request.apiKey());
                 ApiHandler handler = handlers.get(request.apiKey());
                 try {
                     broker.cluster().loop().execute(() -> handleWithFaults(handler, request, broker));
@@ -115,10 +117,18 @@ public final class Handlers {
         try {
             handler.handle(request, broker);
         } catch (Throwable e) {
-            log.warn("{} failed on broker {}; answering with the error", request, broker.brokerId(), e);
+            if (e instanceof ApiException) {
+                // The client's request was wrong, and the answer says so: one line, no stack trace.
+                log.info("{} to broker {} answered {}: {}", request, broker.brokerId(), Errors.forException(e), e.getMessage());
+            } else {
+                log.error("{} failed unexpectedly on broker {}; answering UNKNOWN_SERVER_ERROR. This is a Samsa bug: "
+                        + "please report it with this stack trace (KafkaCluster.internalErrors() keeps it)",
+                        request, broker.brokerId(), e);
+                broker.cluster().loop().reportUnexpected(broker.brokerId(), e);
+            }
             try {
                 request.respondWithError(e);
-            } catch (RuntimeException again) {
+            } catch (Throwable again) {
                 request.closeConnection("no error response possible: " + again);
             }
         }
