@@ -210,13 +210,21 @@ public final class ClusterMetadata {
             }
             return preview;
         }
-        Topic topic = new Topic(name, newTopicId(), configs);
+        // Persisted first and published last: a topic that cannot be stored or opened is not half-created.
+        Uuid id = newTopicId();
+        store.writeTopic(new MetadataStore.StoredTopic(name, id, configs, replicas, Map.of()));
+        Topic topic = new Topic(name, id, configs);
+        try {
+            for (List<Integer> r : replicas) {
+                addPartition(topic, r);
+            }
+        } catch (RuntimeException e) {
+            topic.partitions().forEach(p -> p.logs().forEach(PartitionLog::delete));
+            store.deleteTopic(id);
+            throw e;
+        }
         topics.put(name, topic);
         topicsById.put(topic.id(), topic);
-        for (List<Integer> r : replicas) {
-            addPartition(topic, r);
-        }
-        persist(topic);
         timeline.record("TopicCreated", name + " partitions=" + replicas.size() + " replicationFactor=" + replicas.get(0).size()
                 + " id=" + topic.id());
         return topic;
@@ -274,7 +282,7 @@ public final class ClusterMetadata {
         for (Partition p : topic.partitions()) {
             p.logs().forEach(PartitionLog::delete);
         }
-        store.deleteTopic(name);
+        store.deleteTopic(topic.id());
         timeline.record("TopicDeleted", name + " id=" + topic.id());
     }
 

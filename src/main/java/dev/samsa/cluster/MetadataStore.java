@@ -23,11 +23,13 @@ import org.apache.kafka.common.Uuid;
  *
  * <pre>
  * metadata/cluster.properties        cluster.id, producer.id.block.end
- * metadata/topics/&lt;topic&gt;.properties name, id, partitions, partition.N.replicas=1,2,3,
+ * metadata/topics/&lt;topic id&gt;.properties name, id, partitions, partition.N.replicas=1,2,3,
  *                                    partition.N.target=2,3,4 (a reassignment in progress), config.&lt;key&gt;=value
  * </pre>
  *
- * Every file is replaced atomically (written beside it, then moved). Errors name the file.
+ * Every file is replaced atomically (written beside it, then moved). Errors name the file. Topic files are named by
+ * topic id, not name: a legal name of 249 characters plus ".properties.tmp" would pass the 255 bytes a file name
+ * may have.
  */
 final class MetadataStore {
 
@@ -96,14 +98,14 @@ final class MetadataStore {
         }
         topic.targets().forEach((p, target) -> props.setProperty("partition." + p + ".target", join(target)));
         topic.configs().forEach((k, v) -> props.setProperty("config." + k, v));
-        store(topicFile(topic.name()), props);
+        store(topicFile(topic.id()), props);
     }
 
-    void deleteTopic(String name) {
+    void deleteTopic(Uuid id) {
         try {
-            Files.deleteIfExists(topicFile(name));
+            Files.deleteIfExists(topicFile(id));
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete " + topicFile(name), e);
+            throw new UncheckedIOException("Cannot delete " + topicFile(id), e);
         }
     }
 
@@ -111,8 +113,8 @@ final class MetadataStore {
         return dir.resolve("cluster.properties");
     }
 
-    private Path topicFile(String name) {
-        return dir.resolve("topics").resolve(name + ".properties");
+    private Path topicFile(Uuid id) {
+        return dir.resolve("topics").resolve(id + ".properties");
     }
 
     private static List<Integer> brokers(String list) {

@@ -72,7 +72,7 @@ final class CreatePartitionsHandler implements ApiHandler {
                 error = ApiError.fromThrowable(e);
             }
             response.results().add(new CreatePartitionsTopicResult().setName(t.name())
-                    .setErrorCode(error.error().code()).setErrorMessage(error.message()));
+                    .setErrorCode(error.error().code()).setErrorMessage(KafkaRequest.fitErrorMessage(error.message())));
         }
         request.respond(response);
     }

@@ -132,7 +132,7 @@ final class CreateTopicsHandler implements ApiHandler {
         } catch (ApiException e) {
             ApiError error = ApiError.fromThrowable(e);
             return new CreatableTopicResult().setName(t.name()).setErrorCode(error.error().code())
-                    .setErrorMessage(error.message());
+                    .setErrorMessage(KafkaRequest.fitErrorMessage(error.message()));
         }
     }
 
