@@ -414,6 +414,30 @@ class HostileInputTest {
         }
     }
 
+    /**
+     * B2: partitions that would run the process out of file descriptors are refused up front, naming the limit,
+     * instead of failing half-way; the cluster's public API says the same.
+     */
+    @Test
+    void partitionsBeyondTheFileDescriptorLimitAreRefusedUpFront() throws Exception {
+        long max = ((com.sun.management.UnixOperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getMaxFileDescriptorCount();
+        long partitions = max / 3 / 3 + 1; // at replication factor 3, more replicas than a third of the limit
+        org.junit.jupiter.api.Assumptions.assumeTrue(partitions <= 10_000, "ulimit -n " + max + " is beyond one request");
+        CreateTopicsRequestData data = new CreateTopicsRequestData().setTimeoutMs(5_000);
+        data.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("fd-hungry").setNumPartitions((int) partitions)
+                .setReplicationFactor((short) 3));
+        try (RawConnection connection = RawConnection.connect(cluster.broker(1))) {
+            CreateTopicsResponse response = connection.send(new CreateTopicsRequest.Builder(data).build((short) 7));
+            CreatableTopicResult result = response.data().topics().find("fd-hungry");
+            assertThat(result.errorCode()).isEqualTo(Errors.POLICY_VIOLATION.code());
+            assertThat(result.errorMessage()).contains("of its limit of " + max + " (ulimit -n)");
+        }
+        assertThatThrownBy(() -> cluster.createTopic("fd-hungry", Integer.MAX_VALUE, 3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ulimit -n");
+        assertThat(topicNames()).doesNotContain("fd-hungry");
+    }
+
     /** Sends one frame given as hex (no size prefix) to broker {@code brokerId} and reads the answer. */
     private static <T extends AbstractResponse> T sendHex(int brokerId, String hex) throws IOException {
         byte[] frame = HexFormat.of().parseHex(hex);

@@ -182,6 +182,7 @@ public final class ClusterMetadata {
                 validateAssignment(r);
                 replicas.add(r);
             }
+            FileDescriptorBudget.check(replicas.stream().mapToLong(List::size).sum());
         } else {
             int count = partitions == -1 ? defaults.getInt("num.partitions") : partitions;
             int rf = replicationFactor == -1 ? defaults.getInt("default.replication.factor") : replicationFactor;
@@ -196,6 +197,8 @@ public final class ClusterMetadata {
                         + " time(s): The target replication factor of " + rf + " cannot be reached because only "
                         + alive.size() + " broker(s) are registered.");
             }
+            // Checked before placement, which allocates per partition: 2^31-1 partitions must not reach it.
+            FileDescriptorBudget.check((long) count * rf);
             replicas = ReplicaPlacement.assign(new ArrayList<>(alive), count, rf, 0, random);
         }
         try {
@@ -263,7 +266,9 @@ public final class ClusterMetadata {
             }
             assignments.forEach(this::validateAssignment);
             replicas = assignments;
+            FileDescriptorBudget.check(replicas.stream().mapToLong(List::size).sum());
         } else {
+            FileDescriptorBudget.check((long) (newCount - current) * topic.replicationFactor());
             replicas = ReplicaPlacement.assign(new ArrayList<>(alive), newCount - current,
                     topic.replicationFactor(), current, random);
         }
