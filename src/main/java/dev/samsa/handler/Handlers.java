@@ -2,6 +2,7 @@ package dev.samsa.handler;
 
 import dev.samsa.network.RequestDispatcher;
 import dev.samsa.wire.KafkaRequest;
+import dev.samsa.wire.RequestCodec;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
@@ -32,6 +33,7 @@ public final class Handlers {
 
     /** Every handler this project has; the one list to extend when an API is added. */
     public static Handlers standard() {
+        RequestCodec.selfCheck();
         return new Handlers(List.of(
                 new ApiVersionsHandler(),
                 new MetadataHandler(),
