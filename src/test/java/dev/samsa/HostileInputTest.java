@@ -32,7 +32,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.requests.ListOffsetsResponse;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
 import org.apache.kafka.common.utils.Crc32C;
 import org.apache.kafka.common.requests.CreateTopicsRequest;
@@ -271,6 +274,34 @@ class HostileInputTest {
         recomputeCrc(bytes);
         MemoryRecords corrupted = MemoryRecords.readableRecords(bytes);
         PartitionProduceResponse partition = onlyPartition(produce(cluster.partition("b11", 0).leader(), "b11", corrupted));
+        assertThat(partition.errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+    }
+
+    /** Found by WireFuzzTest: an isolation level other than 0 or 1 is Kafka's UNKNOWN_SERVER_ERROR, not ours. */
+    @Test
+    void anUnknownIsolationLevelIsUnknownServerErrorWithoutInternalError() throws Exception {
+        FetchRequestData fetch = new FetchRequestData().setReplicaId(-1).setMaxWaitMs(0).setMinBytes(1).setMaxBytes(1 << 20)
+                .setIsolationLevel((byte) -1).setSessionEpoch(-1);
+        ListOffsetsRequestData listOffsets = new ListOffsetsRequestData().setReplicaId(-1).setIsolationLevel((byte) 9);
+        listOffsets.topics().add(new ListOffsetsRequestData.ListOffsetsTopic().setName(CANARY).setPartitions(List.of(
+                new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(0).setTimestamp(-1))));
+        try (RawConnection connection = RawConnection.connect(cluster.broker(1))) {
+            RequestHeader fetchHeader = connection.nextHeader(ApiKeys.FETCH, (short) 12);
+            connection.writeFrame(RequestUtils.serialize(fetchHeader.data(), fetchHeader.headerVersion(), fetch, (short) 12));
+            FetchResponse fetchResponse = connection.receive(fetchHeader);
+            assertThat(fetchResponse.error()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR);
+            RequestHeader listHeader = connection.nextHeader(ApiKeys.LIST_OFFSETS, (short) 5);
+            connection.writeFrame(RequestUtils.serialize(listHeader.data(), listHeader.headerVersion(), listOffsets, (short) 5));
+            ListOffsetsResponse listResponse = connection.receive(listHeader);
+            assertThat(listResponse.errorCounts()).containsOnlyKeys(Errors.UNKNOWN_SERVER_ERROR);
+        }
+    }
+
+    /** Found by WireFuzzTest: a partition whose records are null gets UNKNOWN_SERVER_ERROR, as Kafka's append does. */
+    @Test
+    void nullRecordsAreUnknownServerErrorWithoutInternalError() throws Exception {
+        cluster.createTopic("null-records", 1, 1);
+        PartitionProduceResponse partition = onlyPartition(produce(cluster.partition("null-records", 0).leader(), "null-records", null));
         assertThat(partition.errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
     }
 

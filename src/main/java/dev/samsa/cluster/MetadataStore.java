@@ -59,15 +59,30 @@ final class MetadataStore {
         if (!Files.isDirectory(topics)) {
             return List.of();
         }
-        List<StoredTopic> out = new ArrayList<>();
+        Map<Uuid, StoredTopic> byId = new LinkedHashMap<>();
+        List<Path> legacy = new ArrayList<>();
         try (Stream<Path> files = Files.list(topics)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".properties")).sorted(Comparator.naturalOrder()).toList()) {
-                out.add(read(file));
+                StoredTopic topic = read(file);
+                if (file.equals(topicFile(topic.id()))) {
+                    byId.put(topic.id(), topic);
+                } else {
+                    legacy.add(file);
+                }
+            }
+            // Directories of earlier builds name topic files by topic name: each moves to its id's file once.
+            for (Path file : legacy) {
+                StoredTopic topic = read(file);
+                if (!byId.containsKey(topic.id())) {
+                    writeTopic(topic);
+                    byId.put(topic.id(), topic);
+                }
+                Files.delete(file);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read topics from " + topics, e);
         }
-        return out;
+        return new ArrayList<>(byId.values());
     }
 
     private static StoredTopic read(Path file) {

@@ -78,6 +78,10 @@ final class ProduceHandler implements ApiHandler {
                         throw new InvalidTopicException("Cannot append to internal topic " + name);
                     }
                     TopicPartition tp = new TopicPartition(name, pd.index());
+                    if (pd.records() == null) {
+                        // Kafka's append meets null records with a NullPointerException: UNKNOWN_SERVER_ERROR.
+                        throw new UnknownServerException("Produce request to " + tp + " has null records");
+                    }
                     validateRecords(request.version(), pd.records(), tp);
                     LogAppendInfo info = broker.replicaManager().appendAsLeader(broker.brokerId(), tp, (MemoryRecords) pd.records(), acks);
                     pr.setBaseOffset(info.firstOffset()).setLogAppendTimeMs(info.logAppendTime()).setLogStartOffset(info.logStartOffset());
