@@ -45,7 +45,8 @@ public final class Broker {
     private Listener listen(int port) throws IOException {
         // A fresh context: fetch sessions are memory, and memory does not survive a crash.
         BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(state.random()), handlers, groups);
-        return new Listener(name, port, handlers.dispatcherFor(context), maxRequestBytes);
+        return new Listener(name, port, handlers.dispatcherFor(context), maxRequestBytes,
+                error -> state.loop().reportUnexpected(id, error));
     }
 
     public int id() {

@@ -94,8 +94,13 @@ public final class ConsumerGroup {
         if (!"consumer".equals(protocolType) || assignment == null || assignment.length == 0) {
             return byTopic;
         }
-        for (TopicPartition tp : ConsumerProtocol.deserializeAssignment(ByteBuffer.wrap(assignment)).partitions()) {
-            byTopic.computeIfAbsent(tp.topic(), t -> new TreeSet<>()).add(tp.partition());
+        try {
+            for (TopicPartition tp : ConsumerProtocol.deserializeAssignment(ByteBuffer.wrap(assignment)).partitions()) {
+                byTopic.computeIfAbsent(tp.topic(), t -> new TreeSet<>()).add(tp.partition());
+            }
+        } catch (RuntimeException e) {
+            // The group leader's bytes, as a client sent them: what does not parse shows as no assignment.
+            return Map.of();
         }
         byTopic.replaceAll((t, s) -> java.util.Collections.unmodifiableSortedSet(s));
         return java.util.Collections.unmodifiableMap(byTopic);

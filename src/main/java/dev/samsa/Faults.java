@@ -36,6 +36,15 @@ public final class Faults {
     }
 
     /**
+     * Samsa's own tests of its failure handling: the next request of {@code api} meets {@code error} on its
+     * connection's thread, as a bug would. Not public: a user's test has no use for a broken broker.
+     */
+    Faults failNextUnexpectedly(Api api, Error error) {
+        state.faults().failNextUnexpectedly(api.toApiKey(), error);
+        return this;
+    }
+
+    /**
      * Stops the follower on {@code brokerId} from fetching {@code topic}-{@code partition}; it leaves the ISR once it
      * has not been caught up for replica.lag.time.max.ms of cluster time.
      */

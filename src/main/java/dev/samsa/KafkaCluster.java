@@ -55,6 +55,7 @@ public final class KafkaCluster implements AutoCloseable {
     private final List<Broker> brokers;
     private final GroupCoordinator groupCoordinator;
     private final MappedStoreFactory stores;
+    private final List<BrokerError> internalErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     private KafkaCluster(Builder builder) {
@@ -62,7 +63,8 @@ public final class KafkaCluster implements AutoCloseable {
         this.deleteOnClose = builder.dataDirectory == null;
         this.dataDirectory = builder.dataDirectory != null ? builder.dataDirectory : createTempDirectory();
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
-        this.loop = new ClusterLoop(name + "-loop", builder.clock);
+        this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
+                new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
         Timeline timeline = new Timeline(builder.clock::milliseconds, ClusterClock::wallMillis);
         Random random = new Random(seed);
         CompletableFuture<MappedStoreFactory> storeProbe = builder.stores != null
@@ -248,6 +250,15 @@ public final class KafkaCluster implements AutoCloseable {
 
     public Timeline events() {
         return state.timeline();
+    }
+
+    /**
+     * The unexpected failures the brokers met so far, oldest first (empty in a healthy run). Each was logged, its
+     * request answered with UNKNOWN_SERVER_ERROR or its connection closed, and the cluster kept serving; a test that
+     * wants to know calls this, and the JUnit extension fails the test during which one happened.
+     */
+    public List<BrokerError> internalErrors() {
+        return List.copyOf(internalErrors);
     }
 
     public long seed() {

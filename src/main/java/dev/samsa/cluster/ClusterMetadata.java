@@ -182,6 +182,7 @@ public final class ClusterMetadata {
                 validateAssignment(r);
                 replicas.add(r);
             }
+            FileDescriptorBudget.check(replicas.stream().mapToLong(List::size).sum());
         } else {
             int count = partitions == -1 ? defaults.getInt("num.partitions") : partitions;
             int rf = replicationFactor == -1 ? defaults.getInt("default.replication.factor") : replicationFactor;
@@ -196,6 +197,8 @@ public final class ClusterMetadata {
                         + " time(s): The target replication factor of " + rf + " cannot be reached because only "
                         + alive.size() + " broker(s) are registered.");
             }
+            // Checked before placement, which allocates per partition: 2^31-1 partitions must not reach it.
+            FileDescriptorBudget.check((long) count * rf);
             replicas = ReplicaPlacement.assign(new ArrayList<>(alive), count, rf, 0, random);
         }
         try {
@@ -210,13 +213,21 @@ public final class ClusterMetadata {
             }
             return preview;
         }
-        Topic topic = new Topic(name, newTopicId(), configs);
+        // Persisted first and published last: a topic that cannot be stored or opened is not half-created.
+        Uuid id = newTopicId();
+        store.writeTopic(new MetadataStore.StoredTopic(name, id, configs, replicas, Map.of()));
+        Topic topic = new Topic(name, id, configs);
+        try {
+            for (List<Integer> r : replicas) {
+                addPartition(topic, r);
+            }
+        } catch (RuntimeException e) {
+            topic.partitions().forEach(p -> p.logs().forEach(PartitionLog::delete));
+            store.deleteTopic(id);
+            throw e;
+        }
         topics.put(name, topic);
         topicsById.put(topic.id(), topic);
-        for (List<Integer> r : replicas) {
-            addPartition(topic, r);
-        }
-        persist(topic);
         timeline.record("TopicCreated", name + " partitions=" + replicas.size() + " replicationFactor=" + replicas.get(0).size()
                 + " id=" + topic.id());
         return topic;
@@ -255,7 +266,9 @@ public final class ClusterMetadata {
             }
             assignments.forEach(this::validateAssignment);
             replicas = assignments;
+            FileDescriptorBudget.check(replicas.stream().mapToLong(List::size).sum());
         } else {
+            FileDescriptorBudget.check((long) (newCount - current) * topic.replicationFactor());
             replicas = ReplicaPlacement.assign(new ArrayList<>(alive), newCount - current,
                     topic.replicationFactor(), current, random);
         }
@@ -274,7 +287,7 @@ public final class ClusterMetadata {
         for (Partition p : topic.partitions()) {
             p.logs().forEach(PartitionLog::delete);
         }
-        store.deleteTopic(name);
+        store.deleteTopic(topic.id());
         timeline.record("TopicDeleted", name + " id=" + topic.id());
     }
 

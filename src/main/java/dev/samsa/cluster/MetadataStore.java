@@ -23,11 +23,13 @@ import org.apache.kafka.common.Uuid;
  *
  * <pre>
  * metadata/cluster.properties        cluster.id, producer.id.block.end
- * metadata/topics/&lt;topic&gt;.properties name, id, partitions, partition.N.replicas=1,2,3,
+ * metadata/topics/&lt;topic id&gt;.properties name, id, partitions, partition.N.replicas=1,2,3,
  *                                    partition.N.target=2,3,4 (a reassignment in progress), config.&lt;key&gt;=value
  * </pre>
  *
- * Every file is replaced atomically (written beside it, then moved). Errors name the file.
+ * Every file is replaced atomically (written beside it, then moved). Errors name the file. Topic files are named by
+ * topic id, not name: a legal name of 249 characters plus ".properties.tmp" would pass the 255 bytes a file name
+ * may have.
  */
 final class MetadataStore {
 
@@ -57,15 +59,30 @@ final class MetadataStore {
         if (!Files.isDirectory(topics)) {
             return List.of();
         }
-        List<StoredTopic> out = new ArrayList<>();
+        Map<Uuid, StoredTopic> byId = new LinkedHashMap<>();
+        List<Path> legacy = new ArrayList<>();
         try (Stream<Path> files = Files.list(topics)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".properties")).sorted(Comparator.naturalOrder()).toList()) {
-                out.add(read(file));
+                StoredTopic topic = read(file);
+                if (file.equals(topicFile(topic.id()))) {
+                    byId.put(topic.id(), topic);
+                } else {
+                    legacy.add(file);
+                }
+            }
+            // Directories of earlier builds name topic files by topic name: each moves to its id's file once.
+            for (Path file : legacy) {
+                StoredTopic topic = read(file);
+                if (!byId.containsKey(topic.id())) {
+                    writeTopic(topic);
+                    byId.put(topic.id(), topic);
+                }
+                Files.delete(file);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read topics from " + topics, e);
         }
-        return out;
+        return new ArrayList<>(byId.values());
     }
 
     private static StoredTopic read(Path file) {
@@ -96,14 +113,14 @@ final class MetadataStore {
         }
         topic.targets().forEach((p, target) -> props.setProperty("partition." + p + ".target", join(target)));
         topic.configs().forEach((k, v) -> props.setProperty("config." + k, v));
-        store(topicFile(topic.name()), props);
+        store(topicFile(topic.id()), props);
     }
 
-    void deleteTopic(String name) {
+    void deleteTopic(Uuid id) {
         try {
-            Files.deleteIfExists(topicFile(name));
+            Files.deleteIfExists(topicFile(id));
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete " + topicFile(name), e);
+            throw new UncheckedIOException("Cannot delete " + topicFile(id), e);
         }
     }
 
@@ -111,8 +128,8 @@ final class MetadataStore {
         return dir.resolve("cluster.properties");
     }
 
-    private Path topicFile(String name) {
-        return dir.resolve("topics").resolve(name + ".properties");
+    private Path topicFile(Uuid id) {
+        return dir.resolve("topics").resolve(id + ".properties");
     }
 
     private static List<Integer> brokers(String list) {

@@ -74,6 +74,24 @@ public final class FaultState {
         return next.error;
     }
 
+    /**
+     * For Samsa's own tests of its failure handling: the next request of {@code api} meets {@code error} on its
+     * connection's reader thread, as a bug or a broken classpath would. The only part of this class read off the loop.
+     */
+    public void failNextUnexpectedly(ApiKeys api, Error error) {
+        unexpected.put(api, error);
+    }
+
+    /** @throws Error the error set by {@link #failNextUnexpectedly} for {@code api}, once */
+    public void throwIfUnexpectedFailurePending(ApiKeys api) {
+        Error error = unexpected.remove(api);
+        if (error != null) {
+            throw error;
+        }
+    }
+
+    private final Map<ApiKeys, Error> unexpected = new java.util.concurrent.ConcurrentHashMap<>();
+
     public void setLatency(int broker, long ms) {
         if (ms <= 0) {
             latencyMs.remove(broker);

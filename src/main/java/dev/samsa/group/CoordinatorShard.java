@@ -19,6 +19,8 @@ import org.apache.kafka.common.record.Record;
  */
 final class CoordinatorShard {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CoordinatorShard.class);
+
     final int partition;
     final int brokerId;
     final Map<String, ClassicGroup> groups = new TreeMap<>();
@@ -50,7 +52,7 @@ final class CoordinatorShard {
     /**
      * Replays the whole log, last record per key wins, as Kafka's loader: a group comes back as its last GroupMetadata
      * record left it (Stable with its members and assignment, or Empty); a group known only by its offsets comes back
-     * Empty without a protocol type.
+     * Empty without a protocol type. A record that does not decode is skipped, logged and put on the timeline.
      */
     static CoordinatorShard load(int partition, int brokerId, PartitionLog log, Timeline timeline, long nowMs) {
         CoordinatorShard shard = new CoordinatorShard(partition, brokerId);
@@ -58,6 +60,7 @@ final class CoordinatorShard {
         long next = log.logStartOffset();
         long end = log.logEndOffset();
         int records = 0;
+        int skipped = 0;
         while (next < end) {
             LogReadInfo info = log.read(next, 1 << 20, end, true);
             long before = next;
@@ -66,7 +69,18 @@ final class CoordinatorShard {
                     if (r.key() == null) {
                         continue;
                     }
-                    GroupRecords.Decoded d = GroupRecords.decode(r);
+                    GroupRecords.Decoded d;
+                    try {
+                        d = GroupRecords.decode(r);
+                    } catch (RuntimeException e) {
+                        // One bad record must not cost every group of the shard: skip it and say so.
+                        LOG.warn("Skipping the undecodable record at offset {} of __consumer_offsets-{} on broker {}: {}",
+                                r.offset(), partition, brokerId, e.toString());
+                        timeline.record("CoordinatorRecordSkipped", "__consumer_offsets-" + partition + " offset="
+                                + r.offset() + " on broker " + brokerId + ": " + e);
+                        skipped++;
+                        continue;
+                    }
                     records++;
                     if (d.partition() != null) {
                         if (d.tombstone()) {
@@ -92,7 +106,7 @@ final class CoordinatorShard {
         }
         timeline.record("CoordinatorLoaded", "__consumer_offsets-" + partition + " on broker " + brokerId + " groups="
                 + shard.groups.values().stream().map(g -> g.groupId() + "(" + g.state() + " generation=" + g.generationId()
-                + " members=" + g.numMembers() + ")").toList() + " records=" + records);
+                + " members=" + g.numMembers() + ")").toList() + " records=" + records + (skipped > 0 ? " skipped=" + skipped : ""));
         return shard;
     }
 }

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidGroupIdException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
@@ -102,8 +103,12 @@ public final class GroupCoordinator {
      *
      * @throws CoordinatorNotAvailableException before {@code __consumer_offsets} exists
      * @throws NotCoordinatorException when another broker leads the group's partition
+     * @throws InvalidGroupIdException for an empty group id, which Kafka refuses before routing the request
      */
     CoordinatorShard shardFor(int brokerId, String groupId) {
+        if (groupId == null || groupId.isEmpty()) {
+            throw new InvalidGroupIdException("The group id must not be empty");
+        }
         Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
         if (topic == null) {
             throw new CoordinatorNotAvailableException("The coordinator of group " + groupId + " is not available yet; "

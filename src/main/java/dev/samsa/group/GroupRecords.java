@@ -30,8 +30,8 @@ import org.apache.kafka.common.record.SimpleRecord;
  *   member := memberId:string groupInstanceId:nullable_string clientId:string clientHost:string
  *             rebalanceTimeout:int32 sessionTimeout:int32 subscription:bytes assignment:bytes
  *   (version 0, still read: protocolType:nullable_string generation:int32; the group comes back Empty)
- * string          := length:int16 utf8-bytes
- * nullable_string := length:int16 (-1 for null) utf8-bytes
+ * string          := length:int16 utf8-bytes, or -2:int16 length:int32 utf8-bytes when longer than 32,767 bytes
+ * nullable_string := as string, or -1:int16 for null
  * bytes           := length:int32 bytes
  * </pre>
  *
@@ -45,6 +45,8 @@ public final class GroupRecords {
 
     static final short OFFSET_COMMIT = 1;
     static final short GROUP_METADATA = 2;
+    /** The int16 length that says an int32 length follows. */
+    private static final short LONG_STRING = -2;
 
     private GroupRecords() {
     }
@@ -59,7 +61,7 @@ public final class GroupRecords {
             return new SimpleRecord(nowMs, key, null);
         }
         byte[] metadata = bytes(value.metadata());
-        ByteBuffer v = ByteBuffer.allocate(1 + 8 + 4 + 2 + (metadata == null ? 0 : metadata.length) + 8);
+        ByteBuffer v = ByteBuffer.allocate(1 + 8 + 4 + nullableSize(metadata) + 8);
         v.put((byte) 0).putLong(value.offset()).putInt(value.leaderEpoch());
         putNullable(v, metadata);
         v.putLong(value.commitTimestampMs());
@@ -68,7 +70,7 @@ public final class GroupRecords {
 
     public static SimpleRecord groupMetadata(long nowMs, String groupId, ClassicGroupMetadata value) {
         byte[] id = groupId.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer k = ByteBuffer.allocate(2 + 2 + id.length).putShort(GROUP_METADATA);
+        ByteBuffer k = ByteBuffer.allocate(2 + nullableSize(id)).putShort(GROUP_METADATA);
         putNullable(k, id);
         if (value == null) {
             return new SimpleRecord(nowMs, k.array(), null);
@@ -159,7 +161,7 @@ public final class GroupRecords {
     private static byte[] offsetKey(String groupId, TopicPartition tp) {
         byte[] g = groupId.getBytes(StandardCharsets.UTF_8);
         byte[] t = tp.topic().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer k = ByteBuffer.allocate(2 + 2 + g.length + 2 + t.length + 4).putShort(OFFSET_COMMIT);
+        ByteBuffer k = ByteBuffer.allocate(2 + nullableSize(g) + nullableSize(t) + 4).putShort(OFFSET_COMMIT);
         putNullable(k, g);
         putNullable(k, t);
         k.putInt(tp.partition());
@@ -170,11 +172,18 @@ public final class GroupRecords {
         return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
     }
 
+    private static int nullableSize(byte[] s) {
+        return s == null ? 2 : s.length <= Short.MAX_VALUE ? 2 + s.length : 2 + 4 + s.length;
+    }
+
+    /** Compact strings of the flexible protocol versions may be longer than an int16 length can say. */
     private static void putNullable(ByteBuffer b, byte[] s) {
         if (s == null) {
             b.putShort((short) -1);
-        } else {
+        } else if (s.length <= Short.MAX_VALUE) {
             b.putShort((short) s.length).put(s);
+        } else {
+            b.putShort(LONG_STRING).putInt(s.length).put(s);
         }
     }
 
@@ -182,8 +191,12 @@ public final class GroupRecords {
         byte[] b = bytes(s);
         if (b == null) {
             out.writeShort(-1);
-        } else {
+        } else if (b.length <= Short.MAX_VALUE) {
             out.writeShort(b.length);
+            out.write(b);
+        } else {
+            out.writeShort(LONG_STRING);
+            out.writeInt(b.length);
             out.write(b);
         }
     }
@@ -195,7 +208,10 @@ public final class GroupRecords {
     }
 
     private static String getNullable(ByteBuffer b) {
-        short len = b.getShort();
+        int len = b.getShort();
+        if (len == LONG_STRING) {
+            len = b.getInt();
+        }
         if (len < 0) {
             return null;
         }

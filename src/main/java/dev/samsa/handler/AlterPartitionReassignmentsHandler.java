@@ -64,7 +64,7 @@ final class AlterPartitionReassignmentsHandler implements ApiHandler {
                     error = ApiError.fromThrowable(e);
                 }
                 topicResponse.partitions().add(new ReassignablePartitionResponse().setPartitionIndex(p.partitionIndex())
-                        .setErrorCode(error.error().code()).setErrorMessage(error.message()));
+                        .setErrorCode(error.error().code()).setErrorMessage(KafkaRequest.fitErrorMessage(error.message())));
             }
         }
         request.respond(response);

@@ -25,7 +25,8 @@ import org.apache.kafka.common.requests.ApiError;
  * replication factor). A count that does not grow the topic gets INVALID_PARTITIONS, a bad assignment
  * INVALID_REPLICA_ASSIGNMENT, an unknown topic UNKNOWN_TOPIC_OR_PARTITION, and a topic named twice INVALID_REQUEST
  * "Duplicate topic name." (first in the response, as Kafka lists them). validateOnly checks and changes nothing.
- * Partitions exist at once, so timeoutMs is not waited on.
+ * Partitions exist at once, so timeoutMs is not waited on. More than 10,000 new partitions in one request get
+ * POLICY_VIOLATION "Excessively large number of partitions per request." for every topic, as for CreateTopics.
  * Not implemented: controller mutation quotas (v3 THROTTLING_QUOTA_EXCEEDED), authorization.
  */
 final class CreatePartitionsHandler implements ApiHandler {
@@ -49,8 +50,15 @@ final class CreatePartitionsHandler implements ApiHandler {
         CreatePartitionsResponseData response = new CreatePartitionsResponseData();
         duplicates.forEach(name -> response.results().add(new CreatePartitionsTopicResult().setName(name)
                 .setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Duplicate topic name.")));
+        boolean tooMany = newPartitions(data, metadata) > CreateTopicsHandler.MAX_PARTITIONS_PER_REQUEST;
         for (CreatePartitionsTopic t : data.topics()) {
             if (duplicates.contains(t.name())) {
+                continue;
+            }
+            if (tooMany) {
+                response.results().add(new CreatePartitionsTopicResult().setName(t.name())
+                        .setErrorCode(Errors.POLICY_VIOLATION.code())
+                        .setErrorMessage(CreateTopicsHandler.TOO_MANY_PARTITIONS));
                 continue;
             }
             ApiError error = ApiError.NONE;
@@ -64,9 +72,21 @@ final class CreatePartitionsHandler implements ApiHandler {
                 error = ApiError.fromThrowable(e);
             }
             response.results().add(new CreatePartitionsTopicResult().setName(t.name())
-                    .setErrorCode(error.error().code()).setErrorMessage(error.message()));
+                    .setErrorCode(error.error().code()).setErrorMessage(KafkaRequest.fitErrorMessage(error.message())));
         }
         request.respond(response);
+    }
+
+    /** Partitions the request would add, over the topics that exist, as a long so that no sum wraps. */
+    private static long newPartitions(CreatePartitionsRequestData data, ClusterMetadata metadata) {
+        long total = 0;
+        for (CreatePartitionsTopic t : data.topics()) {
+            Topic topic = metadata.topic(t.name());
+            if (topic != null) {
+                total += Math.max(0, t.count() - topic.partitions().size());
+            }
+        }
+        return total;
     }
 
     /**

@@ -35,7 +35,8 @@ import org.apache.kafka.common.requests.ApiError;
  * (INVALID_TOPIC_EXCEPTION, TOPIC_ALREADY_EXISTS, INVALID_CONFIG, INVALID_PARTITIONS, INVALID_REPLICATION_FACTOR,
  * INVALID_REPLICA_ASSIGNMENT, INVALID_REQUEST). A name given twice gets INVALID_REQUEST "Duplicate topic name." at the
  * end of the response, and neither copy is created. validateOnly (v1+) checks everything and creates nothing.
- * Topics are created at once, so timeoutMs is not waited on.
+ * Topics are created at once, so timeoutMs is not waited on. A request for more than 10,000 partitions in all gets
+ * POLICY_VIOLATION "Excessively large number of partitions per request." for every topic, as Kafka answers it.
  * <ul>
  * <li>v5+: numPartitions, replicationFactor and the effective configs (sorted by name, with their sources as the
  * controller computes them) of each topic created.</li>
@@ -44,6 +45,10 @@ import org.apache.kafka.common.requests.ApiError;
  * Not implemented: CreateTopicPolicy, controller mutation quotas (v6 THROTTLING_QUOTA_EXCEEDED), authorization.
  */
 final class CreateTopicsHandler implements ApiHandler {
+
+    /** Kafka's {@code ReplicationControlManager.MAX_PARTITIONS_PER_BATCH}, for CreateTopics and CreatePartitions. */
+    static final int MAX_PARTITIONS_PER_REQUEST = 10_000;
+    static final String TOO_MANY_PARTITIONS = "Excessively large number of partitions per request.";
 
     @Override
     public ApiKeys apiKey() {
@@ -61,16 +66,44 @@ final class CreateTopicsHandler implements ApiHandler {
             }
         }
         CreateTopicsResponseData response = new CreateTopicsResponseData();
+        boolean tooMany = totalPartitions(data, broker) > MAX_PARTITIONS_PER_REQUEST;
         for (CreatableTopic t : data.topics()) {
-            if (!duplicates.contains(t.name())) {
+            if (tooMany) {
+                // Kafka's controller refuses the whole request before placing a single replica.
+                response.topics().add(new CreatableTopicResult().setName(t.name())
+                        .setErrorCode(Errors.POLICY_VIOLATION.code()).setErrorMessage(TOO_MANY_PARTITIONS));
+            } else if (!duplicates.contains(t.name())) {
                 response.topics().add(create(t, data.validateOnly(), broker));
             }
+        }
+        if (tooMany) {
+            request.respond(response);
+            return;
         }
         for (String name : duplicates) {
             response.topics().add(new CreatableTopicResult().setName(name)
                     .setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Duplicate topic name."));
         }
         request.respond(response);
+    }
+
+    /**
+     * Partitions the request asks for, as Kafka's {@code ReplicationControlManager.validateTotalNumberOfPartitions}
+     * counts them: the assignments given, else numPartitions, else num.partitions; summed as a long so that two
+     * topics of 2^31-1 partitions do not wrap.
+     */
+    private static long totalPartitions(CreateTopicsRequestData data, BrokerContext broker) {
+        long total = 0;
+        for (CreatableTopic t : data.topics()) {
+            if (!t.assignments().isEmpty()) {
+                total += t.assignments().size();
+            } else if (t.numPartitions() == -1) {
+                total += broker.cluster().metadata().controllerConfigs().getInt("num.partitions");
+            } else if (t.numPartitions() > 0) {
+                total += t.numPartitions();
+            }
+        }
+        return total;
     }
 
     private static CreatableTopicResult create(CreatableTopic t, boolean validateOnly, BrokerContext broker) {
@@ -99,7 +132,7 @@ final class CreateTopicsHandler implements ApiHandler {
         } catch (ApiException e) {
             ApiError error = ApiError.fromThrowable(e);
             return new CreatableTopicResult().setName(t.name()).setErrorCode(error.error().code())
-                    .setErrorMessage(error.message());
+                    .setErrorMessage(KafkaRequest.fitErrorMessage(error.message()));
         }
     }
 

@@ -2,11 +2,14 @@ package dev.samsa.handler;
 
 import dev.samsa.cluster.ClusterMetadata;
 import dev.samsa.cluster.Topic;
+import dev.samsa.cluster.Partition;
 import dev.samsa.wire.KafkaRequest;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
@@ -84,7 +87,11 @@ final class DeleteTopicsHandler implements ApiHandler {
         }
         toDelete.forEach((id, name) -> {
             try {
+                List<TopicPartition> partitions = metadata.requireTopic(name).partitions().stream()
+                        .map(Partition::topicPartition).toList();
                 metadata.deleteTopic(name);
+                // Long-polls and acks=all produces waiting on the topic learn at once that it is gone, as in Kafka.
+                partitions.forEach(tp -> broker.cluster().purgatory().checkAndComplete(tp));
                 add(response, name, id, ApiError.NONE);
             } catch (ApiException e) {
                 add(response, name, id, ApiError.fromThrowable(e));
@@ -102,6 +109,6 @@ final class DeleteTopicsHandler implements ApiHandler {
 
     private static void add(DeleteTopicsResponseData response, String name, Uuid id, ApiError error) {
         response.responses().add(new DeletableTopicResult().setName(name).setTopicId(id)
-                .setErrorCode(error.error().code()).setErrorMessage(error.message()));
+                .setErrorCode(error.error().code()).setErrorMessage(KafkaRequest.fitErrorMessage(error.message())));
     }
 }

@@ -72,7 +72,7 @@ final class DescribeConfigsHandler implements ApiHandler {
                 result = describe(resource, data.includeSynonyms(), data.includeDocumentation(), broker);
             } catch (ApiException e) {
                 ApiError error = ApiError.fromThrowable(e);
-                result = new DescribeConfigsResult().setErrorCode(error.error().code()).setErrorMessage(error.message());
+                result = new DescribeConfigsResult().setErrorCode(error.error().code()).setErrorMessage(KafkaRequest.fitErrorMessage(error.message()));
             }
             response.results().add(result.setResourceType(resource.resourceType()).setResourceName(resource.resourceName()));
         }

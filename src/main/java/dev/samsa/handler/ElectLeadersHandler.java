@@ -88,6 +88,6 @@ final class ElectLeadersHandler implements ApiHandler {
 
     private static PartitionResult result(int index, Errors error, String message) {
         return new PartitionResult().setPartitionId(index).setErrorCode(error.code())
-                .setErrorMessage(message != null ? message : error == Errors.NONE ? null : error.message());
+                .setErrorMessage(message != null ? KafkaRequest.fitErrorMessage(message) : error == Errors.NONE ? null : error.message());
     }
 }

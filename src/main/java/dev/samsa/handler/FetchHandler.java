@@ -43,6 +43,7 @@ final class FetchHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         FetchRequest body = (FetchRequest) request.body();
+        IsolationLevels.throwIfUnknown(body.data().isolationLevel());
         Map<Uuid, String> topicNames = new HashMap<>();
         for (Topic t : broker.cluster().metadata().topics()) {
             topicNames.put(t.id(), t.name());

@@ -34,7 +34,7 @@ final class FindCoordinatorHandler implements ApiHandler {
             }
         } else {
             FindCoordinatorResponseData.Coordinator c = find(broker, data.keyType(), data.key());
-            response.setErrorCode(c.errorCode()).setErrorMessage(c.errorMessage()).setNodeId(c.nodeId()).setHost(c.host())
+            response.setErrorCode(c.errorCode()).setErrorMessage(KafkaRequest.fitErrorMessage(c.errorMessage())).setNodeId(c.nodeId()).setHost(c.host())
                     .setPort(c.port());
         }
         request.respond(response);
@@ -56,7 +56,7 @@ final class FindCoordinatorHandler implements ApiHandler {
             }
             return c.setNodeId(id).setHost(info.host()).setPort(info.port()).setErrorCode(Errors.NONE.code());
         } catch (ApiException e) {
-            return c.setErrorCode(Errors.forException(e).code()).setErrorMessage(e.getMessage());
+            return c.setErrorCode(Errors.forException(e).code()).setErrorMessage(KafkaRequest.fitErrorMessage(e.getMessage()));
         }
     }
 

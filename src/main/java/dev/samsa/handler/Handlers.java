@@ -2,10 +2,12 @@ package dev.samsa.handler;
 
 import dev.samsa.network.RequestDispatcher;
 import dev.samsa.wire.KafkaRequest;
+import dev.samsa.wire.RequestCodec;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
@@ -31,6 +33,7 @@ public final class Handlers {
 
     /** Every handler this project has; the one list to extend when an API is added. */
     public static Handlers standard() {
+        RequestCodec.selfCheck();
         return new Handlers(List.of(
                 new ApiVersionsHandler(),
                 new MetadataHandler(),
@@ -81,6 +84,7 @@ public final class Handlers {
 
             @Override
             public void dispatch(KafkaRequest request) {
+                broker.cluster().faults().throwIfUnexpectedFailurePending(request.apiKey());
                 ApiHandler handler = handlers.get(request.apiKey());
                 try {
                     broker.cluster().loop().execute(() -> handleWithFaults(handler, request, broker));
@@ -124,10 +128,18 @@ public final class Handlers {
         try {
             handler.handle(request, broker);
         } catch (Throwable e) {
-            log.warn("{} failed on broker {}; answering with the error", request, broker.brokerId(), e);
+            if (e instanceof ApiException) {
+                // The client's request was wrong, and the answer says so: one line, no stack trace.
+                log.info("{} to broker {} answered {}: {}", request, broker.brokerId(), Errors.forException(e), e.getMessage());
+            } else {
+                log.error("{} failed unexpectedly on broker {}; answering UNKNOWN_SERVER_ERROR. This is a Samsa bug: "
+                        + "please report it with this stack trace (KafkaCluster.internalErrors() keeps it)",
+                        request, broker.brokerId(), e);
+                broker.cluster().loop().reportUnexpected(broker.brokerId(), e);
+            }
             try {
                 request.respondWithError(e);
-            } catch (RuntimeException again) {
+            } catch (Throwable again) {
                 request.closeConnection("no error response possible: " + again);
             }
         }

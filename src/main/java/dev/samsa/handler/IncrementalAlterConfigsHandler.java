@@ -78,7 +78,7 @@ final class IncrementalAlterConfigsHandler implements ApiHandler {
                 error = ApiError.fromThrowable(e);
             }
             response.responses().add(new AlterConfigsResourceResponse().setResourceType(resource.resourceType())
-                    .setResourceName(resource.resourceName()).setErrorCode(error.error().code()).setErrorMessage(error.message()));
+                    .setResourceName(resource.resourceName()).setErrorCode(error.error().code()).setErrorMessage(KafkaRequest.fitErrorMessage(error.message())));
         }
         request.respond(response);
     }

@@ -34,6 +34,7 @@ final class ListOffsetsHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         ListOffsetsRequestData data = request.data();
+        IsolationLevels.throwIfUnknown(data.isolationLevel());
         ListOffsetsResponseData response = new ListOffsetsResponseData();
         Set<TopicPartition> seen = new HashSet<>();
         Set<TopicPartition> duplicates = new HashSet<>();

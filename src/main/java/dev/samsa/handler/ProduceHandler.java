@@ -11,6 +11,8 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.UnknownServerException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.message.ProduceRequestData;
@@ -19,14 +21,18 @@ import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceRespo
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.BaseRecords;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.RequestUtils;
 
 /**
  * Produce v3-13 (v13 names topics by id). acks=0 gets no answer (an error closes the connection, as Kafka signals
  * it); acks=1 answers after the leader's append; acks=-1 is parked until the high watermark passes every appended
  * batch, or answers REQUEST_TIMED_OUT after timeoutMs. Records are validated by the log (magic v2, CRC, counts,
- * max.message.bytes, idempotent sequences). Transactional produce is not implemented yet.
+ * max.message.bytes, idempotent sequences). Transactional produce is not implemented yet; transactional batches
+ * without a transactional id get TRANSACTIONAL_ID_AUTHORIZATION_FAILED and internal topics INVALID_TOPIC_EXCEPTION,
+ * as Kafka answers clients.
  */
 final class ProduceHandler implements ApiHandler {
 
@@ -39,6 +45,15 @@ final class ProduceHandler implements ApiHandler {
     public void handle(KafkaRequest request, BrokerContext broker) {
         ProduceRequestData data = request.data();
         short acks = data.acks();
+        if (data.transactionalId() == null && hasTransactionalRecords(request)) {
+            // As Kafka's KafkaApis: transactional batches need a transactional id the principal may use.
+            if (acks == 0) {
+                request.closeConnection("acks=0 produce of transactional records without a transactional id");
+            } else {
+                request.respondWithError(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            }
+            return;
+        }
         Map<TopicPartition, PartitionProduceResponse> results = new LinkedHashMap<>();
         Map<TopicPartition, Long> waitFor = new LinkedHashMap<>();
         List<TopicProduceResponse> topics = new ArrayList<>();
@@ -59,14 +74,21 @@ final class ProduceHandler implements ApiHandler {
                                 ? new UnknownTopicIdException("Unknown topic id " + topicData.topicId())
                                 : new UnknownTopicOrPartitionException("Unknown topic " + topicData.name());
                     }
+                    if (org.apache.kafka.common.internals.Topic.isInternal(name)) {
+                        throw new InvalidTopicException("Cannot append to internal topic " + name);
+                    }
                     TopicPartition tp = new TopicPartition(name, pd.index());
-                    ProduceRequest.validateRecords(request.version(), pd.records());
+                    if (pd.records() == null) {
+                        // Kafka's append meets null records with a NullPointerException: UNKNOWN_SERVER_ERROR.
+                        throw new UnknownServerException("Produce request to " + tp + " has null records");
+                    }
+                    validateRecords(request.version(), pd.records(), tp);
                     LogAppendInfo info = broker.replicaManager().appendAsLeader(broker.brokerId(), tp, (MemoryRecords) pd.records(), acks);
                     pr.setBaseOffset(info.firstOffset()).setLogAppendTimeMs(info.logAppendTime()).setLogStartOffset(info.logStartOffset());
                     results.put(tp, pr);
                     waitFor.put(tp, info.lastOffset() + 1);
                 } catch (ApiException e) {
-                    pr.setErrorCode(Errors.forException(e).code()).setErrorMessage(e.getMessage());
+                    pr.setErrorCode(Errors.forException(e).code()).setErrorMessage(KafkaRequest.fitErrorMessage(e.getMessage()));
                 }
             }
         }
@@ -87,6 +109,29 @@ final class ProduceHandler implements ApiHandler {
         }
         broker.cluster().purgatory().tryCompleteElseWatch(
                 new DelayedProduce(request, response, waitFor, results, broker), waitFor.keySet(), data.timeoutMs(), "produce");
+    }
+
+    /** Batches that cannot even be walked are left to the per-partition checks, which answer for them. */
+    private static boolean hasTransactionalRecords(KafkaRequest request) {
+        try {
+            return RequestUtils.hasTransactionalRecords((ProduceRequest) request.body());
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * kafka-clients' version checks. A batch with an unknown compression id makes them throw a plain
+     * IllegalArgumentException, which Kafka answers with UNKNOWN_SERVER_ERROR: the same here, as the client's error.
+     */
+    private static void validateRecords(short version, BaseRecords records, TopicPartition tp) {
+        try {
+            ProduceRequest.validateRecords(version, records);
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new UnknownServerException("Record batch sent to " + tp + " cannot be read: " + e.getMessage());
+        }
     }
 
     private static String topicName(ProduceRequestData.TopicProduceData topicData, BrokerContext broker) {

@@ -10,6 +10,7 @@ import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.UnknownServerException;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.Record;
@@ -41,7 +42,7 @@ final class LogValidator {
      *
      * @throws InvalidRecordException if a batch is not magic v2, is a control batch, has no records, has
      *         a count or offset deltas that disagree with its header, a producer id without a sequence,
-     *         or a record without a key on a compacted topic
+     *         or a record without a key on a compacted topic, or a base offset other than 0
      * @throws CorruptRecordException if a CRC does not match or there is no whole batch
      * @throws RecordTooLargeException if a batch is larger than {@code max.message.bytes}
      * @throws RecordBatchTooLargeException if a batch is larger than {@code segment.bytes}
@@ -51,12 +52,20 @@ final class LogValidator {
         List<ValidBatch> valid = new ArrayList<>();
         int validBytes = 0;
         long recordCount = 0;
-        for (MutableRecordBatch batch : records.batches()) {
-            throwIfInvalidBatch(batch, config, partition);
-            long maxTimestamp = throwIfInvalidRecords(batch, config, nowMs, partition);
-            valid.add(new ValidBatch(batch, maxTimestamp));
-            validBytes += batch.sizeInBytes();
-            recordCount += batch.countOrNull();
+        try {
+            for (MutableRecordBatch batch : records.batches()) {
+                throwIfInvalidBatch(batch, config, partition);
+                long maxTimestamp = throwIfInvalidRecords(batch, config, nowMs, partition);
+                valid.add(new ValidBatch(batch, maxTimestamp));
+                validBytes += batch.sizeInBytes();
+                recordCount += batch.countOrNull();
+            }
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // kafka-clients' readers meet the client's bytes with plain exceptions (an unknown compression id, a
+            // batch length near 2^31); Kafka answers those UNKNOWN_SERVER_ERROR, and so does this, as the client's error.
+            throw new UnknownServerException("Records sent to " + partition + " cannot be read: " + e);
         }
         if (valid.isEmpty()) {
             throw new CorruptRecordException("The produce request to " + partition + " holds no whole record batch"
@@ -69,6 +78,10 @@ final class LogValidator {
         if (batch.magic() != RecordBatch.MAGIC_VALUE_V2) {
             throw new InvalidRecordException("Record batch with magic " + batch.magic() + " sent to " + partition
                     + " is not supported; only magic v2 is.");
+        }
+        if (batch.baseOffset() != 0) {
+            throw new InvalidRecordException("The baseOffset of the record batch in the append to " + partition
+                    + " should be 0, but it is " + batch.baseOffset());
         }
         if (batch.sizeInBytes() > config.maxMessageBytes()) {
             throw new RecordTooLargeException("The record batch size in the append to " + partition + " is "

@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * One client connection: a reader thread that frames and decodes requests, and a writer thread that encodes and
  * writes answers strictly in request order, however late each answer is completed on the cluster loop. Anything wrong
  * with the bytes closes this connection only, with one log line naming the client and the reason.
+ *
+ * <p>Neither thread dies of an unexpected failure (a bug, or a {@link LinkageError} from a broken classpath): a
+ * request that can still be answered gets UNKNOWN_SERVER_ERROR, otherwise the connection is closed, so the client
+ * fails fast instead of waiting; the failure is logged once and handed to {@code onUnexpected}.
  */
 final class Connection implements KafkaRequest.Responder {
 
@@ -34,7 +38,8 @@ final class Connection implements KafkaRequest.Responder {
     private record Reply(CompletableFuture<Outcome> outcome) {
     }
 
-    private record Outcome(RequestHeader header, ApiMessage response, String closeReason) {
+    /** {@code request == null} ends the writer: the connection is closing. */
+    private record Outcome(KafkaRequest request, ApiMessage response, String closeReason) {
     }
 
     private static final Reply END = new Reply(CompletableFuture.completedFuture(null));
@@ -45,11 +50,14 @@ final class Connection implements KafkaRequest.Responder {
     private final RequestDispatcher dispatcher;
     private final int maxRequestBytes;
     private final Runnable onClose;
+    private final java.util.function.Consumer<Throwable> onUnexpected;
     private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
     private final java.util.Map<KafkaRequest, CompletableFuture<Outcome>> pending = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    Connection(Socket socket, String name, RequestDispatcher dispatcher, int maxRequestBytes, Runnable onClose) {
+    Connection(Socket socket, String name, RequestDispatcher dispatcher, int maxRequestBytes, Runnable onClose,
+               java.util.function.Consumer<Throwable> onUnexpected) {
+        this.onUnexpected = onUnexpected;
         this.socket = socket;
         this.name = name;
         this.clientAddress = socket.getRemoteSocketAddress().toString();
@@ -63,8 +71,8 @@ final class Connection implements KafkaRequest.Responder {
         Thread writer = new Thread(this::writeLoop, name + "-writer");
         reader.setDaemon(true);
         writer.setDaemon(true);
-        reader.start();
         writer.start();
+        reader.start();
     }
 
     private void readLoop() {
@@ -99,8 +107,8 @@ final class Connection implements KafkaRequest.Responder {
                 byPeer = true;
                 log.debug("Connection {} from {} ended: {}", name, clientAddress, e.toString());
             }
-        } catch (RuntimeException e) {
-            log.warn("Closing connection from {}: unexpected failure reading a request", clientAddress, e);
+        } catch (Throwable e) {
+            unexpected("reading a request", e);
         }
         boolean wasOpen = !closed;
         close();
@@ -134,8 +142,24 @@ final class Connection implements KafkaRequest.Responder {
         CompletableFuture<Outcome> outcome = new CompletableFuture<>();
         pending.put(request, outcome);
         replies.add(new Reply(outcome));
-        dispatcher.dispatch(request);
+        try {
+            dispatcher.dispatch(request);
+        } catch (Throwable e) {
+            unexpected("handing " + request + " to the cluster loop", e);
+            request.respondWithError(e);
+        }
         return true;
+    }
+
+    /** Logs once, with what to do, and records the failure for the test. */
+    private void unexpected(String what, Throwable e) {
+        String hint = e instanceof LinkageError
+                ? "A LinkageError means the classes the broker was built with are not the ones on the classpath "
+                        + "(often a different kafka-clients version); "
+                : "This is a Samsa bug; ";
+        log.error("Unexpected failure {} on connection {} from {}; {}please report it with this stack trace. "
+                + "KafkaCluster.internalErrors() keeps it, and the broker goes on.", what, name, clientAddress, hint, e);
+        onUnexpected.accept(e);
     }
 
     private void reject(String reason, RequestHeader header) {
@@ -147,53 +171,81 @@ final class Connection implements KafkaRequest.Responder {
     private void writeLoop() {
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024))) {
             while (true) {
-                Reply reply = replies.take();
+                // Whatever is buffered goes out before the writer waits, whether for the next request or for the
+                // answer of this one: an answer never sits behind a slot that sends nothing (acks=0).
+                Reply reply = replies.poll();
+                if (reply == null) {
+                    out.flush();
+                    reply = replies.take();
+                }
                 if (reply == END) {
                     break;
                 }
+                if (!reply.outcome.isDone()) {
+                    out.flush();
+                }
                 Outcome outcome = reply.outcome.join();
-                if (closed || outcome.header == null) {
+                if (closed || outcome.request == null) {
                     break;
                 }
                 if (outcome.closeReason != null) {
-                    log.warn("Closing connection from client '{}' at {}: {}", outcome.header.clientId(), clientAddress,
-                            outcome.closeReason);
+                    log.warn("Closing connection from {}: {}", outcome.request.describeClient(), outcome.closeReason);
                     break;
                 }
                 if (outcome.response == null) {
                     continue;
                 }
-                ByteBuffer bytes = RequestCodec.encodeResponse(outcome.header, outcome.response);
+                ByteBuffer bytes = encode(outcome);
+                if (bytes == null) {
+                    break;
+                }
                 out.writeInt(bytes.remaining());
                 out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
-                if (replies.isEmpty() || !replies.peek().outcome.isDone()) {
-                    out.flush();
-                }
             }
             out.flush();
         } catch (IOException e) {
             log.debug("Connection {} from {} ended while writing: {}", name, clientAddress, e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.warn("Closing connection from {}: unexpected failure writing a response", clientAddress, e);
+        } catch (Throwable e) {
+            unexpected("writing a response", e);
         }
         close();
     }
 
+    /**
+     * The answer's bytes; an answer that cannot be encoded is replaced by the request's UNKNOWN_SERVER_ERROR answer,
+     * and when even that fails, null closes the connection.
+     */
+    private ByteBuffer encode(Outcome outcome) {
+        KafkaRequest request = outcome.request;
+        try {
+            return RequestCodec.encodeResponse(request.header(), outcome.response);
+        } catch (Throwable e) {
+            unexpected("encoding the answer to " + request + "; answering UNKNOWN_SERVER_ERROR instead", e);
+            try {
+                return RequestCodec.encodeResponse(request.header(), request.body().getErrorResponse(0, e).data());
+            } catch (Throwable again) {
+                log.warn("Closing connection from {}: no error answer to {} could be encoded either: {}",
+                        request.describeClient(), request, again.toString());
+                return null;
+            }
+        }
+    }
+
     @Override
     public void complete(KafkaRequest request, ApiMessage response) {
-        finish(request, new Outcome(request.header(), response, null));
+        finish(request, new Outcome(request, response, null));
     }
 
     @Override
     public void completeWithoutResponse(KafkaRequest request) {
-        finish(request, new Outcome(request.header(), null, null));
+        finish(request, new Outcome(request, null, null));
     }
 
     @Override
     public void closeConnection(KafkaRequest request, String reason) {
-        finish(request, new Outcome(request.header(), null, reason));
+        finish(request, new Outcome(request, null, reason));
     }
 
     private void finish(KafkaRequest request, Outcome outcome) {

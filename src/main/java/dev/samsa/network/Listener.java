@@ -7,11 +7,20 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A broker's listener on 127.0.0.1: accepts connections and gives each its own reader and writer. */
+/**
+ * A broker's listener on 127.0.0.1: accepts connections and gives each its own reader and writer.
+ *
+ * <p>Its threads never die of a failure: when {@code accept()} fails (out of file descriptors, say) the acceptor backs
+ * off, doubling up to {@value #MAX_BACKOFF_MS} ms, and logs once per {@value #LOG_INTERVAL_MS} ms of back-off with the
+ * number of failures since; anything unexpected is handed to {@code onUnexpected}, which records it for the test.
+ */
 public final class Listener implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Listener.class);
@@ -20,6 +29,10 @@ public final class Listener implements AutoCloseable {
     private final String name;
     private final RequestDispatcher dispatcher;
     private final int maxRequestBytes;
+    static final long MAX_BACKOFF_MS = 1_000;
+    static final long LOG_INTERVAL_MS = 10_000;
+
+    private final Consumer<Throwable> onUnexpected;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile boolean closed;
@@ -31,8 +44,10 @@ public final class Listener implements AutoCloseable {
      *
      * @throws IOException naming the port when it cannot be bound
      */
-    public Listener(String name, int port, RequestDispatcher dispatcher, int maxRequestBytes) throws IOException {
+    public Listener(String name, int port, RequestDispatcher dispatcher, int maxRequestBytes,
+                    Consumer<Throwable> onUnexpected) throws IOException {
         this.name = name;
+        this.onUnexpected = onUnexpected;
         this.dispatcher = dispatcher;
         this.maxRequestBytes = maxRequestBytes;
         ServerSocket socket = new ServerSocket();
@@ -54,30 +69,69 @@ public final class Listener implements AutoCloseable {
     }
 
     private void acceptLoop() {
+        long backoffMs = 0;
+        long backoffSinceLogMs = 0;
+        long failuresSinceLog = 0;
         while (!closed) {
             try {
-                Socket socket = server.accept();
-                if (refusing) {
-                    socket.close();
-                    continue;
-                }
-                socket.setTcpNoDelay(true);
-                String connectionName = name + "-conn-" + connectionIds.incrementAndGet();
-                Connection[] holder = new Connection[1];
-                Connection connection = new Connection(socket, connectionName, dispatcher, maxRequestBytes,
-                        () -> connections.remove(holder[0]));
-                holder[0] = connection;
-                connections.add(connection);
+                accept();
+                backoffMs = 0;
+            } catch (IOException | RuntimeException | Error e) {
                 if (closed) {
-                    connection.close();
                     break;
                 }
-                connection.start();
-            } catch (IOException e) {
-                if (!closed) {
-                    log.warn("{} failed to accept a connection: {}", name, e.toString());
+                if (!(e instanceof IOException)) {
+                    onUnexpected.accept(e);
                 }
+                // Wall time is measured in back-off slept, so that no clock is read here: log the first failure of a
+                // run, then one line per interval with how many failed since.
+                if (failuresSinceLog == 0 || backoffSinceLogMs >= LOG_INTERVAL_MS) {
+                    if (e instanceof IOException) {
+                        log.warn("{} failed to accept a connection ({} more failures since the last report): {}; "
+                                + "backing off. \"Too many open files\" means the process is out of file descriptors: "
+                                + "fewer partitions or a higher ulimit -n", name, failuresSinceLog, e.toString());
+                    } else {
+                        log.error("{} failed unexpectedly while accepting a connection; it goes on. This is a Samsa bug: "
+                                + "please report it with this stack trace", name, e);
+                    }
+                    backoffSinceLogMs = 0;
+                    failuresSinceLog = 0;
+                }
+                failuresSinceLog++;
+                backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(10, backoffMs * 2));
+                backoffSinceLogMs += backoffMs;
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(backoffMs));
             }
+        }
+    }
+
+    private void accept() throws IOException {
+        Socket socket = server.accept();
+        Connection[] holder = new Connection[1];
+        try {
+            if (refusing) {
+                socket.close();
+                return;
+            }
+            socket.setTcpNoDelay(true);
+            String connectionName = name + "-conn-" + connectionIds.incrementAndGet();
+            Connection connection = new Connection(socket, connectionName, dispatcher, maxRequestBytes,
+                    () -> connections.remove(holder[0]), onUnexpected);
+            holder[0] = connection;
+            connections.add(connection);
+            if (closed) {
+                connection.close();
+                return;
+            }
+            connection.start();
+        } catch (IOException | RuntimeException | Error e) {
+            // Out of threads or descriptors half-way: whatever was opened for this connection is closed again.
+            if (holder[0] != null) {
+                holder[0].close();
+            } else {
+                socket.close();
+            }
+            throw e;
         }
     }
 

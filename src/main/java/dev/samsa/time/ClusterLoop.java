@@ -24,10 +24,23 @@ public final class ClusterLoop implements AutoCloseable {
     private final Scheduler scheduler;
     private final ClusterClock clock;
     private final Thread thread;
+    private final ErrorSink errors;
     private volatile boolean running = true;
 
+    /** Where unexpected failures go, from any thread: the cluster keeps them for the test to see. */
+    @FunctionalInterface
+    public interface ErrorSink {
+        /** @param brokerId the broker concerned, 0 for cluster-wide work */
+        void unexpected(int brokerId, Throwable error);
+    }
+
     public ClusterLoop(String name, ClusterClock clock) {
+        this(name, clock, (brokerId, error) -> { });
+    }
+
+    public ClusterLoop(String name, ClusterClock clock, ErrorSink errors) {
         this.clock = clock;
+        this.errors = errors;
         this.scheduler = new Scheduler(clock, this);
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
@@ -97,11 +110,25 @@ public final class ClusterLoop implements AutoCloseable {
         }
     }
 
+    /**
+     * Records a failure nobody expected (a bug, or a broken classpath), from any thread; whoever caught it has already
+     * logged it, answered or closed what it owned, and goes on.
+     */
+    public void reportUnexpected(int brokerId, Throwable error) {
+        try {
+            errors.unexpected(brokerId, error);
+        } catch (Throwable e) {
+            log.error("Could not record an unexpected failure", e);
+        }
+    }
+
     void runSafely(Runnable task, String what) {
         try {
             task.run();
         } catch (Throwable e) {
-            log.error("Unexpected failure in {} on the cluster loop; the cluster goes on", what, e);
+            log.error("Unexpected failure in {} on the cluster loop; the cluster goes on. This is a Samsa bug: please "
+                    + "report it with this stack trace (KafkaCluster.internalErrors() keeps it)", what, e);
+            reportUnexpected(0, e);
         }
     }
 
@@ -118,6 +145,10 @@ public final class ClusterLoop implements AutoCloseable {
                 if (!running) {
                     break;
                 }
+            } catch (Throwable e) {
+                // Only the scheduler's own bookkeeping gets here (tasks and timers run safely): keep the loop alive.
+                log.error("Unexpected failure of the cluster loop itself; it goes on", e);
+                reportUnexpected(0, e);
             }
         }
     }

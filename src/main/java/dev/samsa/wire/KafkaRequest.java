@@ -1,6 +1,7 @@
 package dev.samsa.wire;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
@@ -77,7 +78,26 @@ public final class KafkaRequest {
 
     /** Answers the whole request with one error, the way Kafka does for an exception it did not expect. */
     public void respondWithError(Throwable error) {
-        respond(body.getErrorResponse(0, error).data());
+        Throwable answered = error;
+        if (error instanceof ApiException && error.getMessage() != null
+                && error.getMessage().length() > MAX_ERROR_MESSAGE_CHARS) {
+            answered = Errors.forException(error).exception(fitErrorMessage(error.getMessage()));
+        }
+        respond(body.getErrorResponse(0, answered).data());
+    }
+
+    /** Longest error message sent: the message often quotes the client's input, which may be 32,767 characters. */
+    public static final int MAX_ERROR_MESSAGE_CHARS = 1_000;
+
+    /**
+     * {@code message}, cut to {@value #MAX_ERROR_MESSAGE_CHARS} characters when longer, so that an error message
+     * quoting a client's string always fits the field (an int16 length before the flexible versions).
+     */
+    public static String fitErrorMessage(String message) {
+        if (message == null || message.length() <= MAX_ERROR_MESSAGE_CHARS) {
+            return message;
+        }
+        return message.substring(0, MAX_ERROR_MESSAGE_CHARS) + "... (" + message.length() + " characters)";
     }
 
     public void respondWithError(Errors error) {

@@ -11,6 +11,7 @@ import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.RequestUtils;
 import org.apache.kafka.common.requests.ResponseHeader;
+import org.apache.kafka.common.utils.ByteUtils;
 
 /** Frames to requests and responses to frames, with kafka-clients' own message classes doing every byte. */
 public final class RequestCodec {
@@ -24,30 +25,59 @@ public final class RequestCodec {
      * @throws InvalidRequestException for an unknown API key or a malformed header
      */
     public static RequestHeader decodeHeader(ByteBuffer frame) {
-        return RequestHeader.parse(frame);
+        int start = frame.position();
+        RequestHeader header = RequestHeader.parse(frame);
+        if (header.headerVersion() >= 2 && taggedFieldCount(frame, start) < 0) {
+            // The generated reader loops "for i < count", so a negative count reads as none; Kafka closes.
+            throw new InvalidRequestException("Error parsing request header: negative number of tagged fields");
+        }
+        return header;
+    }
+
+    /** The tagged-field count of a v2 header: after api key, version, correlation id and the client id. */
+    private static int taggedFieldCount(ByteBuffer frame, int start) {
+        short clientIdLength = frame.getShort(start + 8);
+        ByteBuffer at = frame.duplicate().position(start + 10 + Math.max(0, clientIdLength));
+        return ByteUtils.readUnsignedVarint(at);
     }
 
     /**
      * Reads the body that follows the header. An ApiVersions request of a version this broker does not know is read
      * as v0, as Kafka does, so that it can be answered with UNSUPPORTED_VERSION and the versions the broker has.
      *
-     * @throws InvalidRequestException when the body does not parse or bytes are left over
+     * Bytes left after the body are ignored, as Kafka does.
+     *
+     * @throws InvalidRequestException when the body does not parse
      */
     public static AbstractRequest decodeBody(RequestHeader header, ByteBuffer frame, boolean versionSupported) {
         if (header.apiKey() == ApiKeys.API_VERSIONS && !versionSupported) {
             return new ApiVersionsRequest(new ApiVersionsRequestData(), (short) 0, header.apiVersion());
         }
-        AbstractRequest body;
         try {
-            body = AbstractRequest.parseRequest(header.apiKey(), header.apiVersion(), new ByteBufferAccessor(frame)).request;
+            return AbstractRequest.parseRequest(header.apiKey(), header.apiVersion(), new ByteBufferAccessor(frame)).request;
         } catch (RuntimeException e) {
             throw new InvalidRequestException("Malformed " + header.apiKey() + " v" + header.apiVersion() + " body: " + e.getMessage(), e);
         }
-        if (frame.hasRemaining()) {
-            throw new InvalidRequestException(header.apiKey() + " v" + header.apiVersion() + " frame has " + frame.remaining()
-                    + " bytes after its body");
+    }
+
+    /**
+     * Encodes and decodes one ApiVersions exchange, so that a kafka-clients on the classpath that is not the one the
+     * broker was built with stops the cluster's start with a message, instead of killing every connection later.
+     *
+     * @throws IllegalStateException naming the kafka-clients found when the codec cannot run
+     */
+    public static void selfCheck() {
+        try {
+            RequestHeader header = new RequestHeader(ApiKeys.API_VERSIONS, ApiKeys.API_VERSIONS.latestVersion(), "samsa", 1);
+            ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(),
+                    new ApiVersionsRequestData().setClientSoftwareName("samsa").setClientSoftwareVersion("0"),
+                    header.apiVersion());
+            decodeBody(decodeHeader(frame), frame, true);
+            encodeResponse(header, new org.apache.kafka.common.message.ApiVersionsResponseData());
+        } catch (LinkageError | RuntimeException e) {
+            throw new IllegalStateException("Samsa's Kafka protocol codec cannot run with the kafka-clients on this "
+                    + "classpath (" + org.apache.kafka.common.utils.AppInfoParser.getVersion() + "): " + e, e);
         }
-        return body;
     }
 
     /** Header and body of a response, without the size prefix. */

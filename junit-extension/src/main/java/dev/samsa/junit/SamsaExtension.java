@@ -1,5 +1,6 @@
 package dev.samsa.junit;
 
+import dev.samsa.BrokerError;
 import dev.samsa.KafkaCluster;
 import dev.samsa.junit.EmbeddedKafkaCluster.Lifecycle;
 import dev.samsa.time.ClusterClock;
@@ -45,6 +46,11 @@ import org.opentest4j.TestAbortedException;
  * This runs as an {@link AfterEachCallback} reading {@link ExtensionContext#getExecutionException()}: a
  * {@code TestWatcher} would come after a per-test cluster is closed, and a {@code TestExecutionExceptionHandler}
  * would miss failures of {@code @BeforeEach} and {@code @AfterEach} methods. The failure itself is left alone.
+ *
+ * <p>A test during which the cluster recorded an internal error ({@link KafkaCluster#internalErrors()}: a broker-side
+ * bug, or a broken classpath) fails with an {@link AssertionError} whose cause is the broker-side exception, even if
+ * its assertions passed, because the client only saw UNKNOWN_SERVER_ERROR or a closed connection. A test that failed
+ * anyway keeps its own failure, with that error added as suppressed.
  */
 public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
 
@@ -88,20 +94,41 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
 
     @Override
     public void afterEach(ExtensionContext context) {
-        Optional<Throwable> failure = context.getExecutionException();
-        if (failure.isEmpty() || failure.get() instanceof TestAbortedException) {
-            return;
-        }
         TimelineWindow window = context.getStore(TEST_WINDOWS).get(context.getUniqueId(), TimelineWindow.class);
-        ClusterSpec spec = spec(context);
-        RunningCluster running = existing(context, spec);
+        RunningCluster running = existing(context, spec(context));
         if (window == null || running == null) {
             return; // the failure came before this test had a cluster
         }
         KafkaCluster cluster = running.cluster();
-        String report = TimelineWindow.report(context.getDisplayName(), cluster, window.eventsOf(cluster));
-        System.out.println(report);
-        context.publishReportEntry(EmbeddedKafkaCluster.TIMELINE_REPORT_KEY, report);
+        Optional<Throwable> failure = context.getExecutionException();
+        boolean failed = failure.isPresent() && !(failure.get() instanceof TestAbortedException);
+        List<BrokerError> internalErrors = window.internalErrorsOf(cluster);
+        if (failed || !internalErrors.isEmpty()) {
+            String report = TimelineWindow.report(context.getDisplayName(), cluster, window.eventsOf(cluster));
+            System.out.println(report);
+            context.publishReportEntry(EmbeddedKafkaCluster.TIMELINE_REPORT_KEY, report);
+        }
+        if (internalErrors.isEmpty()) {
+            return;
+        }
+        AssertionError internal = internalErrorsFailure(internalErrors);
+        if (failure.isPresent()) {
+            failure.get().addSuppressed(internal); // the test's own failure stays first
+        } else {
+            throw internal;
+        }
+    }
+
+    /** The broker-side failures as one assertion error: the first is its cause, any others are suppressed. */
+    private static AssertionError internalErrorsFailure(List<BrokerError> errors) {
+        BrokerError first = errors.get(0);
+        AssertionError failure = new AssertionError("The Samsa cluster met " + (errors.size() == 1 ? "an internal error"
+                : errors.size() + " internal errors") + " during this test (" + first + "); the broker-side stack trace is "
+                + "the cause. The client saw UNKNOWN_SERVER_ERROR or a closed connection. A LinkageError means a "
+                + "kafka-clients version the broker was not built for; anything else is a Samsa bug worth reporting.",
+                first.error());
+        errors.stream().skip(1).forEach(e -> failure.addSuppressed(e.error()));
+        return failure;
     }
 
     @Override

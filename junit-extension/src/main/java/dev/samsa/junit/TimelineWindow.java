@@ -1,5 +1,6 @@
 package dev.samsa.junit;
 
+import dev.samsa.BrokerError;
 import dev.samsa.KafkaCluster;
 import dev.samsa.event.ClusterEvent;
 import java.time.Instant;
@@ -15,14 +16,23 @@ import java.util.List;
  *
  * @param count events recorded before the test
  * @param last the last of them as it was then, or null when there were none
+ * @param internalErrors the cluster's internal errors before the test
  */
-record TimelineWindow(int count, ClusterEvent last) {
+record TimelineWindow(int count, ClusterEvent last, int internalErrors) {
 
-    static final TimelineWindow WHOLE = new TimelineWindow(0, null);
+    static final TimelineWindow WHOLE = new TimelineWindow(0, null, 0);
 
     static TimelineWindow startingNow(KafkaCluster cluster) {
         List<ClusterEvent> events = cluster.events().events();
-        return events.isEmpty() ? WHOLE : new TimelineWindow(events.size(), events.get(events.size() - 1));
+        int errors = cluster.internalErrors().size();
+        return events.isEmpty() ? new TimelineWindow(0, null, errors)
+                : new TimelineWindow(events.size(), events.get(events.size() - 1), errors);
+    }
+
+    /** The internal errors the cluster recorded during the test. */
+    List<BrokerError> internalErrorsOf(KafkaCluster cluster) {
+        List<BrokerError> all = cluster.internalErrors();
+        return all.subList(Math.min(internalErrors, all.size()), all.size());
     }
 
     List<ClusterEvent> eventsOf(KafkaCluster cluster) {

@@ -24,7 +24,6 @@ import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.protocol.types.SchemaException;
 
 /**
  * A classic consumer group, as Kafka's {@code ClassicGroup}: members, the generation, the selected protocol, the
@@ -140,7 +139,9 @@ public final class ClassicGroup {
                 topics.addAll(ConsumerProtocol.deserializeConsumerProtocolSubscription(buffer, (short) 0).topics());
             }
             return Optional.of(topics);
-        } catch (SchemaException | IllegalArgumentException e) {
+        } catch (RuntimeException e) {
+            // A client's bytes: kafka-clients' readers throw SchemaException, IllegalArgumentException, or plain
+            // RuntimeException for an impossible length. Unknown subscriptions are Kafka's answer (KAFKA-20570).
             return Optional.empty();
         }
     }
