@@ -59,6 +59,12 @@ public final class KafkaCluster implements AutoCloseable {
     private volatile boolean closed;
 
     private KafkaCluster(Builder builder) {
+        // First, before anything that would need cleaning up if they fail (a codec that cannot run refuses the start):
+        // the protocol schemas load on this thread while the probe loads chronicle on another.
+        CompletableFuture<MappedStoreFactory> storeProbe = builder.stores != null
+                ? CompletableFuture.completedFuture(builder.stores) : MappedStores.detectInBackground();
+        Handlers handlers = Handlers.standard();
+        this.stores = storeProbe.join();
         this.seed = builder.seed != null ? builder.seed : new Random().nextLong();
         this.deleteOnClose = builder.dataDirectory == null;
         this.dataDirectory = builder.dataDirectory != null ? builder.dataDirectory : createTempDirectory();
@@ -67,11 +73,6 @@ public final class KafkaCluster implements AutoCloseable {
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
         Timeline timeline = new Timeline(builder.clock::milliseconds, ClusterClock::wallMillis);
         Random random = new Random(seed);
-        CompletableFuture<MappedStoreFactory> storeProbe = builder.stores != null
-                ? CompletableFuture.completedFuture(builder.stores) : MappedStores.detectInBackground();
-        // Loads kafka-clients' protocol schemas on this thread while the probe loads chronicle on another.
-        Handlers handlers = Handlers.standard();
-        this.stores = storeProbe.join();
         List<Broker> started = new ArrayList<>();
         ClusterState created = null;
         try {
