@@ -65,7 +65,7 @@ public final class KafkaCluster implements AutoCloseable {
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
-        Timeline timeline = new Timeline(builder.clock::milliseconds, ClusterClock::wallMillis);
+        Timeline timeline = new Timeline(builder.clock::milliseconds, ClusterClock::wallMillis, builder.timelineCapacity);
         Random random = new Random(seed);
         CompletableFuture<MappedStoreFactory> storeProbe = builder.stores != null
                 ? CompletableFuture.completedFuture(builder.stores) : MappedStores.detectInBackground();
@@ -342,6 +342,7 @@ public final class KafkaCluster implements AutoCloseable {
         private int basePort;
         private MappedStoreFactory stores;
         private final Map<Integer, String> racks = new HashMap<>();
+        private int timelineCapacity = Timeline.DEFAULT_CAPACITY;
 
         private Builder() {
         }
@@ -406,6 +407,18 @@ public final class KafkaCluster implements AutoCloseable {
                 throw new IllegalArgumentException("Port must be 0..65535; got " + port);
             }
             this.basePort = port;
+            return this;
+        }
+
+        /**
+         * How many of the most recent events the timeline keeps (default {@value Timeline#DEFAULT_CAPACITY}, far more
+         * than an ordinary test records). Older events are dropped and counted; the printed timeline says how many.
+         */
+        public Builder timelineCapacity(int events) {
+            if (events < 1) {
+                throw new IllegalArgumentException("The timeline keeps at least one event; got timelineCapacity(" + events + ")");
+            }
+            this.timelineCapacity = events;
             return this;
         }
 
