@@ -248,6 +248,7 @@ public final class KafkaCluster implements AutoCloseable {
         return loop.clock();
     }
 
+    /** The timeline: the most recent events (see {@link Builder#timelineCapacity}), and how many came before them. */
     public Timeline events() {
         return state.timeline();
     }
