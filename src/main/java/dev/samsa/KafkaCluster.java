@@ -71,7 +71,7 @@ public final class KafkaCluster implements AutoCloseable {
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
-        Timeline timeline = new Timeline(builder.clock::milliseconds, ClusterClock::wallMillis);
+        Timeline timeline = new Timeline(builder.clock::milliseconds, ClusterClock::wallMillis, builder.timelineCapacity);
         Random random = new Random(seed);
         List<Broker> started = new ArrayList<>();
         ClusterState created = null;
@@ -249,6 +249,7 @@ public final class KafkaCluster implements AutoCloseable {
         return loop.clock();
     }
 
+    /** The timeline: the most recent events (see {@link Builder#timelineCapacity}), and how many came before them. */
     public Timeline events() {
         return state.timeline();
     }
@@ -343,6 +344,7 @@ public final class KafkaCluster implements AutoCloseable {
         private int basePort;
         private MappedStoreFactory stores;
         private final Map<Integer, String> racks = new HashMap<>();
+        private int timelineCapacity = Timeline.DEFAULT_CAPACITY;
 
         private Builder() {
         }
@@ -407,6 +409,18 @@ public final class KafkaCluster implements AutoCloseable {
                 throw new IllegalArgumentException("Port must be 0..65535; got " + port);
             }
             this.basePort = port;
+            return this;
+        }
+
+        /**
+         * How many of the most recent events the timeline keeps (default {@value Timeline#DEFAULT_CAPACITY}, far more
+         * than an ordinary test records). Older events are dropped and counted; the printed timeline says how many.
+         */
+        public Builder timelineCapacity(int events) {
+            if (events < 1) {
+                throw new IllegalArgumentException("The timeline keeps at least one event; got timelineCapacity(" + events + ")");
+            }
+            this.timelineCapacity = events;
             return this;
         }
 

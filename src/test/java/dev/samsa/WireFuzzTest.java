@@ -523,8 +523,8 @@ class WireFuzzTest {
         Runtime rt = Runtime.getRuntime();
         HEAP_AFTER_GC.add(Long.toString((rt.totalMemory() - rt.freeMemory()) >> 20));
         System.out.printf("WireFuzzTest batch %d passed the oracle: %d frames so far in %.1f s; heap after GC %s MiB,"
-                        + " timeline %d events%n", round, framesSent, (System.nanoTime() - startedNanos) / 1e9,
-                HEAP_AFTER_GC.get(HEAP_AFTER_GC.size() - 1), cluster.events().events().size());
+                        + " timeline %d events kept, %d dropped%n", round, framesSent, (System.nanoTime() - startedNanos) / 1e9,
+                HEAP_AFTER_GC.get(HEAP_AFTER_GC.size() - 1), cluster.events().events().size(), cluster.events().dropped());
     }
 
     /** Every record a real producer sends to the control topic comes back to a real consumer. */

@@ -1,6 +1,7 @@
 package dev.samsa.event;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -8,12 +9,28 @@ import java.util.stream.Collectors;
 
 /**
  * The cluster's event timeline. Appended to on the cluster loop; read from any thread (reads take a snapshot).
+ *
+ * <p>It keeps the most recent {@code capacity} events and counts the earlier ones it dropped: a cluster that runs for
+ * hours (a soak test, a fuzzer, a standalone launcher) would otherwise hold every event it ever recorded.
  */
 public final class Timeline {
 
-    private final List<ClusterEvent> events = new ArrayList<>();
+    /**
+     * Events kept by default. An event retains about 200 bytes (measured on the wire fuzzer's cluster; its details
+     * string dominates), so a full timeline is about 20 MiB; an ordinary test records tens to a few thousand events
+     * and never reaches it.
+     */
+    public static final int DEFAULT_CAPACITY = 100_000;
+
     private final LongSupplier clock;
     private final LongSupplier wallMillis;
+    private final int capacity;
+    // A ring: the oldest kept event is at head. It grows up to capacity as events arrive, so a short test's cluster
+    // does not pay for a full timeline up front.
+    private ClusterEvent[] ring;
+    private int head;
+    private int size;
+    private long dropped;
     private String lastKey;
 
     /**
@@ -21,12 +38,26 @@ public final class Timeline {
      * @param wallMillis bounds {@link #await}, which a test thread calls in wall time
      */
     public Timeline(LongSupplier clusterTimeMs, LongSupplier wallMillis) {
+        this(clusterTimeMs, wallMillis, DEFAULT_CAPACITY);
+    }
+
+    /**
+     * @param capacity how many of the most recent events to keep
+     * @throws IllegalArgumentException when capacity is not positive
+     */
+    public Timeline(LongSupplier clusterTimeMs, LongSupplier wallMillis, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("A timeline keeps at least one event; got capacity " + capacity);
+        }
         this.clock = clusterTimeMs;
         this.wallMillis = wallMillis;
+        this.capacity = capacity;
+        // Never longer than capacity: once full, the ring's length is the capacity, which append relies on.
+        this.ring = new ClusterEvent[Math.min(16, capacity)];
     }
 
     public synchronized void record(String type, String details) {
-        events.add(new ClusterEvent(clock.getAsLong(), type, details));
+        append(new ClusterEvent(clock.getAsLong(), type, details));
         lastKey = null;
         notifyAll();
     }
@@ -36,29 +67,58 @@ public final class Timeline {
      * so a stream of high-watermark moves reads as one line.
      */
     public synchronized void recordCoalesced(String type, String key, String details) {
-        if (!events.isEmpty() && key.equals(lastKey) && events.get(events.size() - 1).type().equals(type)) {
-            events.set(events.size() - 1, new ClusterEvent(clock.getAsLong(), type, details));
+        if (size > 0 && key.equals(lastKey) && get(size - 1).type().equals(type)) {
+            ring[slot(size - 1)] = new ClusterEvent(clock.getAsLong(), type, details);
         } else {
-            events.add(new ClusterEvent(clock.getAsLong(), type, details));
+            append(new ClusterEvent(clock.getAsLong(), type, details));
         }
         lastKey = key;
         notifyAll();
     }
 
+    private void append(ClusterEvent event) {
+        if (size == capacity) {
+            ring[head] = event; // the oldest goes, the newest takes its slot
+            head = (head + 1) % ring.length;
+            dropped++;
+            return;
+        }
+        if (size == ring.length) {
+            // Only reached before anything was dropped, so head is 0 and the events are in order.
+            ring = Arrays.copyOf(ring, (int) Math.min(capacity, 2L * ring.length));
+        }
+        ring[slot(size)] = event;
+        size++;
+    }
+
+    private int slot(int index) {
+        return (head + index) % ring.length;
+    }
+
+    private ClusterEvent get(int index) {
+        return ring[slot(index)];
+    }
+
     /**
-     * Waits, in wall time, for an event matching {@code predicate}, and returns the first one.
+     * Waits, in wall time, for an event matching {@code predicate} among the kept events, and returns the first one.
      *
      * @throws IllegalStateException naming the timeline when none arrived in time
      */
     public ClusterEvent await(Predicate<ClusterEvent> predicate, java.time.Duration timeout) {
         long deadline = wallMillis.getAsLong() + timeout.toMillis();
         synchronized (this) {
+            // Position (counting dropped events) of the first event not yet tested. The last event is tested again on
+            // each wake, since coalescing may have replaced it; the rest never change, so a long timeline is not
+            // rescanned for every new event.
+            long untested = dropped;
             while (true) {
-                for (ClusterEvent e : events) {
+                for (int i = (int) (Math.max(untested, dropped) - dropped); i < size; i++) {
+                    ClusterEvent e = get(i);
                     if (predicate.test(e)) {
                         return e;
                     }
                 }
+                untested = dropped + Math.max(0, size - 1);
                 long left = deadline - wallMillis.getAsLong();
                 if (left <= 0) {
                     throw new IllegalStateException("No matching event within " + timeout + "; the timeline is:\n" + this);
@@ -73,17 +133,55 @@ public final class Timeline {
         }
     }
 
-    public synchronized List<ClusterEvent> events() {
-        return List.copyOf(events);
+    /** The kept events, oldest first. */
+    public List<ClusterEvent> events() {
+        return snapshot().events();
+    }
+
+    /** How many of the earliest events were dropped to stay within the capacity. */
+    public synchronized long dropped() {
+        return dropped;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /**
+     * The kept events together with how many came before them, read at one instant, so that a reader can tell where
+     * an event stands among all events ever recorded ({@code dropped + index}) while the cluster goes on recording.
+     */
+    public synchronized Snapshot snapshot() {
+        List<ClusterEvent> kept = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            kept.add(get(i));
+        }
+        return new Snapshot(dropped, List.copyOf(kept));
+    }
+
+    /**
+     * @param dropped events recorded before {@code events} and no longer kept
+     * @param events the kept events, oldest first
+     */
+    public record Snapshot(long dropped, List<ClusterEvent> events) {
     }
 
     public List<ClusterEvent> matching(Predicate<ClusterEvent> predicate) {
         return events().stream().filter(predicate).toList();
     }
 
-    /** The timeline as text, one event per line: cluster time, type, details. */
+    /**
+     * The timeline as text, one event per line: cluster time, type, details; led by a line saying how many earlier
+     * events were dropped, if any were.
+     */
     @Override
     public String toString() {
-        return events().stream().map(ClusterEvent::toString).collect(Collectors.joining("\n"));
+        Snapshot snapshot = snapshot();
+        String lines = snapshot.events().stream().map(ClusterEvent::toString).collect(Collectors.joining("\n"));
+        if (snapshot.dropped() == 0) {
+            return lines;
+        }
+        return "... " + snapshot.dropped() + " earlier events dropped (the timeline keeps the last " + capacity + ")"
+                + (lines.isEmpty() ? "" : "\n" + lines);
     }
 }

@@ -3,6 +3,7 @@ package dev.samsa.junit;
 import dev.samsa.BrokerError;
 import dev.samsa.KafkaCluster;
 import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.Timeline;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,21 +13,23 @@ import java.util.List;
  *
  * <p>The start is the number of events recorded before the test plus the last of them: the timeline coalesces a run
  * of same-kind events (high-watermark moves) by replacing its last entry, so an event that changed in place during
- * the test belongs to the test too.
+ * the test belongs to the test too. The number counts events the timeline has since dropped (it keeps only the most
+ * recent ones), so the start stays put while old events go.
  *
- * @param count events recorded before the test
+ * @param count events recorded before the test, dropped ones included
  * @param last the last of them as it was then, or null when there were none
  * @param internalErrors the cluster's internal errors before the test
  */
-record TimelineWindow(int count, ClusterEvent last, int internalErrors) {
+record TimelineWindow(long count, ClusterEvent last, int internalErrors) {
 
     static final TimelineWindow WHOLE = new TimelineWindow(0, null, 0);
 
     static TimelineWindow startingNow(KafkaCluster cluster) {
-        List<ClusterEvent> events = cluster.events().events();
+        Timeline.Snapshot snapshot = cluster.events().snapshot();
+        List<ClusterEvent> events = snapshot.events();
         int errors = cluster.internalErrors().size();
-        return events.isEmpty() ? new TimelineWindow(0, null, errors)
-                : new TimelineWindow(events.size(), events.get(events.size() - 1), errors);
+        return events.isEmpty() ? new TimelineWindow(snapshot.dropped(), null, errors)
+                : new TimelineWindow(snapshot.dropped() + events.size(), events.get(events.size() - 1), errors);
     }
 
     /** The internal errors the cluster recorded during the test. */
@@ -35,22 +38,40 @@ record TimelineWindow(int count, ClusterEvent last, int internalErrors) {
         return all.subList(Math.min(internalErrors, all.size()), all.size());
     }
 
-    List<ClusterEvent> eventsOf(KafkaCluster cluster) {
-        List<ClusterEvent> events = cluster.events().events();
-        int from = Math.min(count, events.size());
-        if (from > 0 && !events.get(from - 1).equals(last)) {
+    /**
+     * The test's events the timeline still keeps.
+     *
+     * @param dropped how many of the test's events the timeline dropped before these
+     */
+    record Events(long dropped, List<ClusterEvent> kept) {
+    }
+
+    Events eventsOf(KafkaCluster cluster) {
+        Timeline.Snapshot snapshot = cluster.events().snapshot();
+        List<ClusterEvent> events = snapshot.events();
+        // Where the window starts among the kept events; negative when the timeline has dropped part of the test.
+        long from = Math.min(count - snapshot.dropped(), events.size());
+        if (from > 0 && !events.get((int) from - 1).equals(last)) {
             from--;
         }
-        return new ArrayList<>(events.subList(from, events.size()));
+        if (from < 0) {
+            return new Events(-from, new ArrayList<>(events));
+        }
+        return new Events(0, new ArrayList<>(events.subList((int) from, events.size())));
     }
 
     /** The report printed for a failed test: a header, then one aligned line per event. */
-    static String report(String testName, KafkaCluster cluster, List<ClusterEvent> events) {
+    static String report(String testName, KafkaCluster cluster, Events window) {
+        List<ClusterEvent> events = window.kept();
         StringBuilder out = new StringBuilder()
                 .append("Samsa cluster timeline during ").append(testName)
                 .append(" (seed ").append(cluster.seed())
                 .append(", bootstrap.servers=").append(cluster.bootstrapServers())
                 .append(", cluster time now ").append(cluster.clock().instant()).append("):\n");
+        if (window.dropped() > 0) {
+            out.append("  ... ").append(window.dropped()).append(" earlier events of this test dropped (the timeline keeps the last ")
+                    .append(cluster.events().capacity()).append(")\n");
+        }
         if (events.isEmpty()) {
             return out.append("  (no events during this test)").toString();
         }

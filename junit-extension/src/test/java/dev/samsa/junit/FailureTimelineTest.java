@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 
@@ -125,6 +126,54 @@ class FailureTimelineTest {
         assertThat(reportEntry(results, "fails(KafkaCluster)", EmbeddedKafkaCluster.TIMELINE_REPORT_KEY))
                 .contains("HighWatermark", "orders-0 hw=2")
                 .doesNotContain("TopicCreated");
+    }
+
+    @Fixture
+    static class FailingOnASmallTimeline {
+        @RegisterExtension
+        static final SamsaExtension kafka = SamsaExtension.builder()
+                .configure(builder -> builder.timelineCapacity(8)).build();
+
+        @BeforeAll
+        static void fillTheTimelineBeforeTheTests(KafkaCluster cluster) {
+            // More events than the timeline keeps, so it has dropped some before the first test starts.
+            for (int i = 0; i < 12; i++) {
+                cluster.createTopic("before-" + i, 1, 1);
+            }
+        }
+
+        @Test
+        void failsAfterTwoEvents(KafkaCluster cluster) {
+            cluster.createTopic("one-during-the-test", 1, 1);
+            cluster.createTopic("two-during-the-test", 1, 1);
+            throw new AssertionError("failed after two events");
+        }
+
+        @Test
+        void failsAfterMoreEventsThanTheTimelineKeeps(KafkaCluster cluster) {
+            for (int i = 0; i < 12; i++) {
+                cluster.createTopic("many-" + i, 1, 1);
+            }
+            throw new AssertionError("failed after many events");
+        }
+    }
+
+    @Test
+    void theWindowOfATestHoldsWhenTheTimelineDropsOldEvents() {
+        EngineExecutionResults results = Fixtures.run(FailingOnASmallTimeline.class);
+
+        // Dropped events before the test do not shift where its window starts: a start counted among the kept events
+        // (8, the full timeline) would show the last event only.
+        assertThat(reportEntry(results, "failsAfterTwoEvents(KafkaCluster)", EmbeddedKafkaCluster.TIMELINE_REPORT_KEY))
+                .containsPattern("TopicCreated +one-during-the-test ")
+                .containsPattern("TopicCreated +two-during-the-test ")
+                .doesNotContain("before-", "many-", "dropped");
+        // A test that outran the timeline shows what is left of it and says how much of it went.
+        assertThat(reportEntry(results, "failsAfterMoreEventsThanTheTimelineKeeps(KafkaCluster)",
+                EmbeddedKafkaCluster.TIMELINE_REPORT_KEY))
+                .containsPattern("\\.\\.\\. [1-9][0-9]* earlier events of this test dropped \\(the timeline keeps the last 8\\)")
+                .containsPattern("TopicCreated +many-11 ")
+                .doesNotContain("many-0 ", "before-", "during-the-test");
     }
 
     private static String reportEntry(EngineExecutionResults results, String testName, String key) {
