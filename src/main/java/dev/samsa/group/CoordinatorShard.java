@@ -54,7 +54,7 @@ final class CoordinatorShard {
      * record left it (Stable with its members and assignment, or Empty); a group known only by its offsets comes back
      * Empty without a protocol type. A record that does not decode is skipped, logged and put on the timeline.
      */
-    static CoordinatorShard load(int partition, int brokerId, PartitionLog log, Timeline timeline, long nowMs) {
+    static CoordinatorShard load(int partition, int brokerId, PartitionLog log, Timeline timeline, long nowMs, long nowWallMs) {
         CoordinatorShard shard = new CoordinatorShard(partition, brokerId);
         Map<String, ClassicGroupMetadata> metadata = new HashMap<>();
         long next = log.logStartOffset();
@@ -100,7 +100,7 @@ final class CoordinatorShard {
                 break;
             }
         }
-        metadata.forEach((groupId, m) -> shard.groups.put(groupId, ClassicGroup.loaded(groupId, m, timeline, nowMs)));
+        metadata.forEach((groupId, m) -> shard.groups.put(groupId, ClassicGroup.loaded(groupId, m, timeline, nowMs, nowWallMs)));
         for (String groupId : shard.offsets.keySet()) {
             shard.groups.computeIfAbsent(groupId, g -> ClassicGroup.loaded(g, timeline, nowMs));
         }

@@ -137,7 +137,8 @@ public final class GroupCoordinator {
             return;
         }
         PartitionLog log = p.log(p.leader());
-        CoordinatorShard shard = CoordinatorShard.load(partition, p.leader(), log, cluster.timeline(), cluster.nowMs());
+        CoordinatorShard shard = CoordinatorShard.load(partition, p.leader(), log, cluster.timeline(), cluster.nowMs(),
+                cluster.scheduler().wallMs());
         shards.put(partition, shard);
         // Loaded members must heartbeat to this coordinator within their session, as Kafka's onLoaded arms them.
         shard.groups.values().forEach(g -> classic.liveness().onLoaded(g));

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,9 +40,14 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     public ClusterLoop(String name, ClusterClock clock, ErrorSink errors) {
+        this(name, clock, errors, ClusterClock::wallNanos);
+    }
+
+    /** @param wallNanos monotonic wall time for the domain's wall-time rules and timers; a test may move its own */
+    public ClusterLoop(String name, ClusterClock clock, ErrorSink errors, LongSupplier wallNanos) {
         this.clock = clock;
         this.errors = errors;
-        this.scheduler = new Scheduler(clock, this);
+        this.scheduler = new Scheduler(clock, this, wallNanos);
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
         clock.attach(scheduler);

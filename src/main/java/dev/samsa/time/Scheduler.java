@@ -3,6 +3,7 @@ package dev.samsa.time;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 
 /**
  * Keyed timers of one cluster, run on the cluster loop.
@@ -24,14 +25,17 @@ public final class Scheduler {
 
     private final ClusterClock clock;
     private final ClusterLoop loop;
+    /** Monotonic wall time: the loop's, so the domain never reads a static and a test can give it another. */
+    private final LongSupplier wallNanos;
     private final TreeSet<Timer> clusterTimers = new TreeSet<>();
     private final TreeSet<Timer> wallTimers = new TreeSet<>();
     private final Map<String, Timer> byKey = new HashMap<>();
     private long seq;
 
-    Scheduler(ClusterClock clock, ClusterLoop loop) {
+    Scheduler(ClusterClock clock, ClusterLoop loop, LongSupplier wallNanos) {
         this.clock = clock;
         this.loop = loop;
+        this.wallNanos = wallNanos;
     }
 
     public ClusterClock clock() {
@@ -40,6 +44,11 @@ public final class Scheduler {
 
     public long nowMs() {
         return clock.milliseconds();
+    }
+
+    /** Wall time in milliseconds, monotonic, for the liveness rule's "silent in wall time too" (DESIGN.md). */
+    public long wallMs() {
+        return wallNanos.getAsLong() / 1_000_000L;
     }
 
     /** Runs {@code task} when cluster time reaches {@code deadlineMs}. */
@@ -59,7 +68,7 @@ public final class Scheduler {
     public void scheduleWall(String key, long delayMs, Runnable task) {
         loop.assertInLoop();
         cancel(key);
-        Timer t = new Timer(key, saturatedAdd(ClusterClock.wallNanos(), Math.min(delayMs, Long.MAX_VALUE / 2_000_000L) * 1_000_000L),
+        Timer t = new Timer(key, saturatedAdd(wallNanos.getAsLong(), Math.min(delayMs, Long.MAX_VALUE / 2_000_000L) * 1_000_000L),
                 seq++, task);
         byKey.put(key, t);
         wallTimers.add(t);
@@ -83,7 +92,7 @@ public final class Scheduler {
     long nanosUntilNextTimer() {
         long wait = Long.MAX_VALUE;
         if (!wallTimers.isEmpty()) {
-            wait = wallTimers.first().deadline - ClusterClock.wallNanos();
+            wait = wallTimers.first().deadline - wallNanos.getAsLong();
         }
         if (!clock.isManual() && !clusterTimers.isEmpty()) {
             long ms = clusterTimers.first().deadline - clock.milliseconds();
@@ -98,7 +107,7 @@ public final class Scheduler {
         while (!clusterTimers.isEmpty() && clusterTimers.first().deadline <= now) {
             fire(clusterTimers.pollFirst());
         }
-        long wall = ClusterClock.wallNanos();
+        long wall = wallNanos.getAsLong();
         while (!wallTimers.isEmpty() && wallTimers.first().deadline - wall <= 0) {
             fire(wallTimers.pollFirst());
         }

@@ -33,7 +33,7 @@ class CoordinatorShardLoadTest {
             log.appendAsLeader(GroupRecords.batch(garbage, commit), 0, NOW);
             Timeline timeline = new Timeline(() -> NOW, () -> NOW);
 
-            CoordinatorShard shard = CoordinatorShard.load(0, 1, log, timeline, NOW);
+            CoordinatorShard shard = CoordinatorShard.load(0, 1, log, timeline, NOW, NOW);
 
             assertThat(shard.offsets("billing")).containsKey(tp);
             assertThat(shard.offsets("billing").get(tp).offset()).isEqualTo(42);

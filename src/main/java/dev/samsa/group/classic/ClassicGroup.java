@@ -68,7 +68,8 @@ public final class ClassicGroup {
      * A group read back from its last GroupMetadata record, as Kafka's replay: Stable with its members and their
      * assignment when it had members, else Empty. Its members' session timers are the coordinator's to arm.
      */
-    public static ClassicGroup loaded(String groupId, ClassicGroupMetadata metadata, Timeline timeline, long nowMs) {
+    public static ClassicGroup loaded(String groupId, ClassicGroupMetadata metadata, Timeline timeline, long nowMs,
+                                      long nowWallMs) {
         ClassicGroup g = new ClassicGroup(groupId, timeline,
                 metadata.currentStateTimestampMs() >= 0 ? Math.min(nowMs, metadata.currentStateTimestampMs()) : nowMs);
         g.protocolType = metadata.protocolType() == null || metadata.protocolType().isEmpty() ? null : metadata.protocolType();
@@ -77,7 +78,8 @@ public final class ClassicGroup {
         for (ClassicGroupMetadata.Member m : metadata.members()) {
             int rebalanceTimeout = m.rebalanceTimeoutMs() == -1 ? m.sessionTimeoutMs() : m.rebalanceTimeoutMs();
             ClassicGroupMember member = new ClassicGroupMember(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
-                    rebalanceTimeout, m.sessionTimeoutMs(), g.protocolType, List.of(new Protocol(metadata.protocolName(), m.subscription())));
+                    rebalanceTimeout, m.sessionTimeoutMs(), g.protocolType, List.of(new Protocol(metadata.protocolName(), m.subscription())),
+                    nowWallMs);
             member.setAssignment(m.assignment());
             g.add(member, null);
         }
@@ -281,7 +283,7 @@ public final class ClassicGroup {
     }
 
     /** A restarted static member takes over its predecessor's place and assignment under a new member id. */
-    ClassicGroupMember replaceStaticMember(String instanceId, String oldMemberId, String newMemberId) {
+    ClassicGroupMember replaceStaticMember(String instanceId, String oldMemberId, String newMemberId, long nowWallMs) {
         ClassicGroupMember old = members.remove(oldMemberId);
         if (old == null) {
             throw new IllegalStateException("Cannot replace unknown member " + oldMemberId + " of group " + groupId);
@@ -296,7 +298,7 @@ public final class ClassicGroup {
             old.awaitingSync().accept(SyncResult.error(Errors.FENCED_INSTANCE_ID));
             old.setAwaitingSync(null);
         }
-        ClassicGroupMember replacement = old.withMemberId(newMemberId);
+        ClassicGroupMember replacement = old.withMemberId(newMemberId, nowWallMs);
         members.put(newMemberId, replacement);
         if (oldMemberId.equals(leaderId)) {
             leaderId = newMemberId;

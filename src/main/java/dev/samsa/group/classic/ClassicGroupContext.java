@@ -25,6 +25,11 @@ public record ClassicGroupContext(Scheduler scheduler, Function<String, ClassicG
         return scheduler.nowMs();
     }
 
+    /** The loop's wall time, for the liveness rule; never a static read. */
+    public long wallMs() {
+        return scheduler.wallMs();
+    }
+
     public boolean manualClock() {
         return scheduler.clock().isManual();
     }

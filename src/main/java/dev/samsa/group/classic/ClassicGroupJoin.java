@@ -6,7 +6,6 @@ import static dev.samsa.group.classic.ClassicGroupState.EMPTY;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
-import dev.samsa.time.ClusterClock;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -107,7 +106,7 @@ public final class ClassicGroupJoin {
             return;
         }
         ClassicGroupMember member = group.member(memberId);
-        member.heard(req.clientHost());
+        member.heard(req.clientHost(), ctx.wallMs());
         switch (group.state()) {
             case PREPARING_REBALANCE -> updateMemberThenRebalance(group, member, req, respond,
                     "member " + memberId + " joins during PreparingRebalance");
@@ -139,9 +138,9 @@ public final class ClassicGroupJoin {
 
     private void addMember(ClassicGroup group, JoinRequest req, String memberId, Consumer<JoinResult> respond) {
         ClassicGroupMember member = new ClassicGroupMember(memberId, req.groupInstanceId(), req.clientId(), req.clientHost(),
-                req.rebalanceTimeoutMs(), req.sessionTimeoutMs(), req.protocolType(), req.protocols());
+                req.rebalanceTimeoutMs(), req.sessionTimeoutMs(), req.protocolType(), req.protocols(), ctx.wallMs());
         member.setNew(true);
-        member.heard(req.clientHost());
+        member.heard(req.clientHost(), ctx.wallMs());
         if (group.isInState(PREPARING_REBALANCE) && group.previousState() == EMPTY) {
             group.setNewMemberAdded(true);
         }
@@ -162,7 +161,7 @@ public final class ClassicGroupJoin {
     private void updateStaticMember(ClassicGroup group, JoinRequest req, String oldMemberId, String newMemberId,
                                     Consumer<JoinResult> respond) {
         ctx.scheduler().cancel(ClassicGroupContext.heartbeatKey(group.groupId(), oldMemberId));
-        ClassicGroupMember member = group.replaceStaticMember(req.groupInstanceId(), oldMemberId, newMemberId);
+        ClassicGroupMember member = group.replaceStaticMember(req.groupInstanceId(), oldMemberId, newMemberId, ctx.wallMs());
         group.timeline().record("StaticMemberReplaced", "group=" + group.groupId() + " instance=" + req.groupInstanceId()
                 + " " + oldMemberId + "->" + newMemberId);
         flows.liveness.rescheduleHeartbeat(group, member, member.sessionTimeoutMs());
@@ -216,7 +215,7 @@ public final class ClassicGroupJoin {
         group.timeline().record("RebalanceStarted", "group=" + group.groupId() + " generation=" + group.generationId()
                 + " reason: " + reason);
         group.transitionTo(PREPARING_REBALANCE, ctx.nowMs());
-        group.rebalanceStartedWallMs = ClusterClock.wallMillis();
+        group.rebalanceStartedWallMs = ctx.wallMs();
         if (initial) {
             int delay = ctx.config().get().initialRebalanceDelayMs();
             int remaining = Math.max(group.rebalanceTimeoutMs() - delay, 0);
@@ -260,10 +259,11 @@ public final class ClassicGroupJoin {
             return;
         }
         if (ctx.manualClock()) {
-            long elapsedWall = ClusterClock.wallMillis() - group.rebalanceStartedWallMs;
+            long nowWallMs = ctx.wallMs();
+            long elapsedWall = nowWallMs - group.rebalanceStartedWallMs;
             long remainingWall = group.rebalanceTimeoutMs() - elapsedWall;
             boolean someoneTalking = group.notYetRejoinedMembers().stream()
-                    .anyMatch(m -> !m.isStatic() && !m.silentInWallTime());
+                    .anyMatch(m -> !m.isStatic() && !m.silentInWallTime(nowWallMs));
             if (someoneTalking && remainingWall > 0) {
                 ctx.scheduler().scheduleWall(ClassicGroupContext.joinKey(groupId), remainingWall, () -> completeJoin(group));
                 return;

@@ -48,7 +48,7 @@ public final class ClassicGroupLiveness {
                     + group.generationId() + " of group " + group.groupId() + "; rejoin the group.");
         }
         ClassicGroupMember member = group.member(memberId);
-        member.heartbeat(connection);
+        member.heartbeat(connection, ctx.wallMs());
         switch (group.state()) {
             case EMPTY -> throw new UnknownMemberIdException("Group " + group.groupId() + " is empty; rejoin the group.");
             case PREPARING_REBALANCE -> {
@@ -150,10 +150,11 @@ public final class ClassicGroupLiveness {
                     () -> expireHeartbeat(groupId, memberId, true));
             return;
         }
-        if (!member.silentInWallTime()) {
+        long nowWallMs = ctx.wallMs();
+        if (!member.silentInWallTime(nowWallMs)) {
             // Still talking in wall time: the clock jumped over its heartbeats, it did not miss them.
             group.timeline().record("SessionRearmed", "group=" + groupId + " member=" + member + " heard "
-                    + member.wallMsSinceHeard() + " ms ago in wall time, heartbeat interval ~" + member.heartbeatIntervalEstimateMs() + " ms");
+                    + member.wallMsSinceHeard(nowWallMs) + " ms ago in wall time, heartbeat interval ~" + member.heartbeatIntervalEstimateMs() + " ms");
             rescheduleHeartbeat(group, member, member.sessionTimeoutMs());
             return;
         }

@@ -1,6 +1,5 @@
 package dev.samsa.group.classic;
 
-import dev.samsa.time.ClusterClock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -27,15 +26,18 @@ public final class ClassicGroupMember {
     private Consumer<JoinResult> awaitingJoin;
     private Consumer<SyncResult> awaitingSync;
     private boolean isNew;
-    private long lastHeardWallMs = ClusterClock.wallMillis();
+    private long lastHeardWallMs;
     private long previousHeartbeatWallMs = -1;
     private long lastHeartbeatWallMs = -1;
     /** The connection it last spoke on ({@code brokerId/clientAddress}), and whether that connection has closed since. */
     private String connection;
     private boolean connectionClosed;
 
+    /** @param nowWallMs the loop's wall time: a new or loaded member counts as just heard */
     public ClassicGroupMember(String memberId, String groupInstanceId, String clientId, String clientHost,
-                              int rebalanceTimeoutMs, int sessionTimeoutMs, String protocolType, List<Protocol> protocols) {
+                              int rebalanceTimeoutMs, int sessionTimeoutMs, String protocolType, List<Protocol> protocols,
+                              long nowWallMs) {
+        this.lastHeardWallMs = nowWallMs;
         this.memberId = memberId;
         this.groupInstanceId = groupInstanceId;
         this.clientId = clientId;
@@ -47,9 +49,9 @@ public final class ClassicGroupMember {
     }
 
     /** A copy under a new member id: how a restarted static member takes over its predecessor. */
-    ClassicGroupMember withMemberId(String newMemberId) {
+    ClassicGroupMember withMemberId(String newMemberId, long nowWallMs) {
         ClassicGroupMember m = new ClassicGroupMember(newMemberId, groupInstanceId, clientId, clientHost, rebalanceTimeoutMs,
-                sessionTimeoutMs, protocolType, protocols);
+                sessionTimeoutMs, protocolType, protocols, nowWallMs);
         m.assignment = assignment;
         return m;
     }
@@ -172,15 +174,15 @@ public final class ClassicGroupMember {
     }
 
     /** Any request from the member, on {@code connection}: it is alive in wall time. */
-    void heard(String connection) {
-        lastHeardWallMs = ClusterClock.wallMillis();
+    void heard(String connection, long nowWallMs) {
+        lastHeardWallMs = nowWallMs;
         this.connection = connection;
         this.connectionClosed = false;
     }
 
     /** A Heartbeat request: also feeds the estimate of its heartbeat interval. */
-    void heartbeat(String connection) {
-        heard(connection);
+    void heartbeat(String connection, long nowWallMs) {
+        heard(connection, nowWallMs);
         previousHeartbeatWallMs = lastHeartbeatWallMs;
         lastHeartbeatWallMs = lastHeardWallMs;
     }
@@ -217,16 +219,16 @@ public final class ClassicGroupMember {
      * silent in wall time for longer than its heartbeat interval. With the system clock this is always true when a
      * session timeout passes (the session is longer than the interval), which is Kafka's behaviour.
      */
-    long wallMsSinceHeard() {
-        return ClusterClock.wallMillis() - lastHeardWallMs;
+    long wallMsSinceHeard(long nowWallMs) {
+        return nowWallMs - lastHeardWallMs;
     }
 
     /**
      * A member whose connection closed is silent at once: a killed process closes its sockets, which proves more than
      * any wall-time wait could.
      */
-    boolean silentInWallTime() {
-        return connectionClosed || ClusterClock.wallMillis() - lastHeardWallMs > heartbeatIntervalEstimateMs();
+    boolean silentInWallTime(long nowWallMs) {
+        return connectionClosed || nowWallMs - lastHeardWallMs > heartbeatIntervalEstimateMs();
     }
 
     @Override

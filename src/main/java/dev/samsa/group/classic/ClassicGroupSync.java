@@ -4,7 +4,6 @@ import static dev.samsa.group.classic.ClassicGroupState.COMPLETING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
-import dev.samsa.time.ClusterClock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +52,7 @@ public final class ClassicGroupSync {
             return;
         }
         ClassicGroupMember member = group.member(memberId);
-        member.heard(connection);
+        member.heard(connection, ctx.wallMs());
         if (group.isInState(PREPARING_REBALANCE)) {
             respond.accept(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
         } else if (group.isInState(COMPLETING_REBALANCE)) {
@@ -111,7 +110,7 @@ public final class ClassicGroupSync {
     void schedulePendingSync(ClassicGroup group) {
         String groupId = group.groupId();
         int generation = group.generationId();
-        long startedWall = ClusterClock.wallMillis();
+        long startedWall = ctx.wallMs();
         ctx.scheduler().scheduleAfter(ClassicGroupContext.syncKey(groupId), group.rebalanceTimeoutMs(),
                 () -> syncTimedOut(groupId, generation, startedWall));
     }
@@ -127,9 +126,10 @@ public final class ClassicGroupSync {
             return;
         }
         if (ctx.manualClock()) {
-            long remainingWall = group.rebalanceTimeoutMs() - (ClusterClock.wallMillis() - startedWall);
+            long nowWallMs = ctx.wallMs();
+            long remainingWall = group.rebalanceTimeoutMs() - (nowWallMs - startedWall);
             boolean someoneTalking = group.pendingSyncMembers().stream().map(group::member)
-                    .anyMatch(m -> m != null && !m.silentInWallTime());
+                    .anyMatch(m -> m != null && !m.silentInWallTime(nowWallMs));
             if (someoneTalking && remainingWall > 0) {
                 ctx.scheduler().scheduleWall(ClassicGroupContext.syncKey(groupId), remainingWall,
                         () -> syncTimedOut(groupId, generation, startedWall - group.rebalanceTimeoutMs()));
