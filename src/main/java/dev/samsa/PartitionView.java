@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.zip.CRC32;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.utils.ByteBufferOutputStream;
 
 /**
@@ -94,21 +92,13 @@ public final class PartitionView {
                 throw new IllegalStateException("Broker " + brokerId + " has no open replica of " + topic + "-" + partition);
             }
             List<ReplicaBatch> out = new ArrayList<>();
-            long offset = log.logStartOffset();
-            while (offset < log.logEndOffset()) {
-                MemoryRecords records = log.read(offset, Integer.MAX_VALUE, Long.MAX_VALUE, true).records();
-                if (records.sizeInBytes() == 0) {
-                    break;
-                }
-                for (MutableRecordBatch batch : records.batches()) {
-                    ByteBufferOutputStream bytes = new ByteBufferOutputStream(batch.sizeInBytes());
-                    batch.writeTo(bytes);
-                    CRC32 crc = new CRC32();
-                    crc.update(bytes.buffer().flip());
-                    out.add(new ReplicaBatch(batch.baseOffset(), batch.lastOffset(), batch.partitionLeaderEpoch(), crc.getValue()));
-                    offset = batch.lastOffset() + 1;
-                }
-            }
+            log.forEachBatch(batch -> {
+                ByteBufferOutputStream bytes = new ByteBufferOutputStream(batch.sizeInBytes());
+                batch.writeTo(bytes);
+                CRC32 crc = new CRC32();
+                crc.update(bytes.buffer().flip());
+                out.add(new ReplicaBatch(batch.baseOffset(), batch.lastOffset(), batch.partitionLeaderEpoch(), crc.getValue()));
+            });
             return out;
         });
     }

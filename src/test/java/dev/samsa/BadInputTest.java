@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -53,42 +52,27 @@ class BadInputTest {
 
     private static final String CANARY = "bad-input-canary";
     private static final String TARGET = "bad-input-target";
-    private static final List<String> UNCAUGHT = new CopyOnWriteArrayList<>();
 
-    private static Thread.UncaughtExceptionHandler previousHandler;
     private static KafkaCluster cluster;
-    private static KafkaProducer<String, String> canary;
-    private static long lastCanaryOffset = -1;
+    private static CanaryCluster canary;
 
     @BeforeAll
     static void start() {
-        previousHandler = Thread.getDefaultUncaughtExceptionHandler();
-        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> UNCAUGHT.add(thread.getName() + ": " + e));
-        cluster = KafkaCluster.builder().seed(11).topic(CANARY, 1, 1).topic(TARGET, 1, 1).start();
-        canary = new KafkaProducer<>(cluster.producerConfig());
+        canary = new CanaryCluster(KafkaCluster.builder().seed(11).topic(CANARY, 1, 1).topic(TARGET, 1, 1), CANARY);
+        cluster = canary.cluster();
     }
 
     @AfterAll
     static void stop() {
-        try {
-            if (canary != null) {
-                canary.close(Duration.ofSeconds(10));
-            }
-            if (cluster != null) {
-                cluster.close();
-            }
-            assertThat(UNCAUGHT).as("uncaught exceptions in any thread").isEmpty();
-        } finally {
-            Thread.setDefaultUncaughtExceptionHandler(previousHandler);
+        if (canary != null) {
+            canary.close();
         }
     }
 
     @BeforeEach
     @AfterEach
     void theCanaryProducerStillWorks() throws Exception {
-        long offset = canary.send(new ProducerRecord<>(CANARY, "still alive")).get().offset();
-        assertThat(offset).isGreaterThan(lastCanaryOffset);
-        lastCanaryOffset = offset;
+        canary.assertStillProduces();
     }
 
     @Test

@@ -21,7 +21,6 @@ import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.RequestUtils;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import java.util.Arrays;
@@ -72,43 +71,28 @@ import org.junit.jupiter.api.Test;
 class HostileInputTest {
 
     private static final String CANARY = "hostile-canary";
-    private static final List<String> UNCAUGHT = new CopyOnWriteArrayList<>();
 
-    private static Thread.UncaughtExceptionHandler previousHandler;
     private static KafkaCluster cluster;
-    private static KafkaProducer<String, String> canary;
-    private static long lastCanaryOffset = -1;
+    private static CanaryCluster canary;
     private static int expectedInternalErrors;
 
     @BeforeAll
     static void start() {
-        previousHandler = Thread.getDefaultUncaughtExceptionHandler();
-        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> UNCAUGHT.add(thread.getName() + ": " + e));
-        cluster = KafkaCluster.builder().brokers(3).seed(18).topic(CANARY, 1, 3).start();
-        canary = new KafkaProducer<>(cluster.producerConfig());
+        canary = new CanaryCluster(KafkaCluster.builder().brokers(3).seed(18).topic(CANARY, 1, 3), CANARY);
+        cluster = canary.cluster();
     }
 
     @AfterAll
     static void stop() {
-        try {
-            if (canary != null) {
-                canary.close(Duration.ofSeconds(10));
-            }
-            if (cluster != null) {
-                cluster.close();
-            }
-            assertThat(UNCAUGHT).as("uncaught exceptions in any thread").isEmpty();
-        } finally {
-            Thread.setDefaultUncaughtExceptionHandler(previousHandler);
+        if (canary != null) {
+            canary.close();
         }
     }
 
     @BeforeEach
     @AfterEach
     void theCanaryProducerStillWorksAndNothingFailedInside() throws Exception {
-        long offset = canary.send(new ProducerRecord<>(CANARY, "still alive")).get().offset();
-        assertThat(offset).isGreaterThan(lastCanaryOffset);
-        lastCanaryOffset = offset;
+        canary.assertStillProduces();
         assertThat(cluster.internalErrors()).as("internal errors").hasSize(expectedInternalErrors);
     }
 
@@ -191,7 +175,7 @@ class HostileInputTest {
         cluster.faults().failNextUnexpectedly(Api.PRODUCE, linkage);
         int leader = cluster.partition(CANARY, 0).leader();
         long started = System.nanoTime();
-        assertThatThrownBy(() -> canary.send(new ProducerRecord<>(CANARY, "meets a broker bug")).get())
+        assertThatThrownBy(() -> canary.producer().send(new ProducerRecord<>(CANARY, "meets a broker bug")).get())
                 .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(UnknownServerException.class);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).as("time to fail").isLessThan(Duration.ofSeconds(5));

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import java.util.function.Consumer;
 
 import dev.samsa.log.store.MappedStoreFactory;
 import org.apache.kafka.common.InvalidRecordException;
@@ -187,6 +188,22 @@ public final class PartitionLog implements AutoCloseable {
         }
         appendToSegments(valid, firstOffset, expected - 1, lastSeenMs);
         maybeFlush(lastSeenMs);
+    }
+
+    /** Every batch from the log start to the log end as they are now, in offset order, read 1 MiB at a time. */
+    public void forEachBatch(Consumer<? super MutableRecordBatch> action) {
+        long end = logEndOffset();
+        long offset = logStartOffset();
+        while (offset < end) {
+            MemoryRecords records = read(offset, 1 << 20, end, true).records();
+            if (records.sizeInBytes() == 0) {
+                return;
+            }
+            for (MutableRecordBatch batch : records.batches()) {
+                action.accept(batch);
+                offset = batch.lastOffset() + 1;
+            }
+        }
     }
 
     /**

@@ -52,7 +52,6 @@ import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.Record;
 import org.apache.kafka.common.record.SimpleRecord;
 
@@ -498,22 +497,14 @@ class ReplicationInvariantsTest {
 
         private static List<Batch> batches(PartitionLog log) {
             List<Batch> out = new ArrayList<>();
-            long offset = log.logStartOffset();
-            while (offset < log.logEndOffset()) {
-                MemoryRecords records = log.read(offset, Integer.MAX_VALUE, Long.MAX_VALUE, true).records();
-                if (records.sizeInBytes() == 0) {
-                    break;
+            log.forEachBatch(batch -> {
+                List<String> values = new ArrayList<>();
+                for (Record r : batch) {
+                    values.add(StandardCharsets.UTF_8.decode(r.value()).toString());
                 }
-                for (MutableRecordBatch batch : records.batches()) {
-                    List<String> values = new ArrayList<>();
-                    for (Record r : batch) {
-                        values.add(StandardCharsets.UTF_8.decode(r.value()).toString());
-                    }
-                    out.add(new Batch(batch.baseOffset(), batch.lastOffset(), batch.partitionLeaderEpoch(), values,
-                            (int) batch.checksum()));
-                    offset = batch.lastOffset() + 1;
-                }
-            }
+                out.add(new Batch(batch.baseOffset(), batch.lastOffset(), batch.partitionLeaderEpoch(), values,
+                        (int) batch.checksum()));
+            });
             return out;
         }
 
