@@ -278,23 +278,14 @@ public final class KafkaCluster implements AutoCloseable {
             return;
         }
         closed = true;
-        brokers.forEach(Broker::close);
-        try {
-            loop.call(() -> {
-                state.metadata().close();
-                return null;
-            });
-        } finally {
-            loop.close();
-        }
-        stores.awaitReleased();
-        if (deleteOnClose) {
-            deleteRecursively(dataDirectory);
-        }
+        release(brokers, state);
     }
 
-    /** A start that failed half-way leaves nothing behind: no listener, no thread, no mapped file, no directory. */
-    private void abandonStart(List<Broker> started, ClusterState created) {
+    /**
+     * Closes listeners, logs and the loop, waits until the stores let go of their files, and deletes a temporary
+     * data directory: what close() does, and what a start that failed half-way does with what it had started.
+     */
+    private void release(List<Broker> started, ClusterState created) {
         started.forEach(Broker::close);
         try {
             if (created != null) {
@@ -303,14 +294,22 @@ public final class KafkaCluster implements AutoCloseable {
                     return null;
                 });
             }
-        } catch (RuntimeException e) {
-            log.warn("Closing the logs of a cluster that failed to start: {}", e.toString());
         } finally {
             loop.close();
+            stores.awaitReleased();
+            if (deleteOnClose) {
+                deleteRecursively(dataDirectory);
+            }
         }
-        stores.awaitReleased();
-        if (deleteOnClose) {
-            deleteRecursively(dataDirectory);
+    }
+
+    /** A start that failed half-way leaves nothing behind: no listener, no thread, no mapped file, no directory. */
+    private void abandonStart(List<Broker> started, ClusterState created) {
+        try {
+            release(started, created);
+        } catch (RuntimeException e) {
+            // The start's own failure is what the caller should see.
+            log.warn("Cleaning up after a cluster that failed to start: {}", e.toString());
         }
     }
 
