@@ -19,11 +19,8 @@ class StandaloneTest {
 
     @Test
     void theLauncherPrintsTheReadyLineServesClientsAndStopsOnSigterm() throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.samsa.cli.Standalone",
-                "--brokers", "2", "--topic", "events:3:2", "--config", "num.partitions=2"));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = launcher("--brokers", "2", "--topic", "events:3:2", "--config", "num.partitions=2")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String ready = out.readLine();
             assertThat(ready).matches("bootstrap\\.servers=127\\.0\\.0\\.1:\\d+,127\\.0\\.0\\.1:\\d+");
