@@ -220,8 +220,8 @@ public final class Controller {
         if (leaderLog != null && partition.highWatermark() > leaderLog.logEndOffset()) {
             partition.resetHighWatermark(leaderLog.logEndOffset());
         }
-        cluster.timeline().record(new LeaderChanged(partition.topic().name(), partition.index(), oldLeader, chosen, partition.leaderEpoch(),
-                newIsr, reason, unclean));
+        cluster.timeline().record(new LeaderChanged(partition.topic().name(), partition.index(), oldLeader, chosen,
+                partition.leaderEpoch(), newIsr, reason, unclean));
         if (partition.isOnline()) {
             partition.maybeAdvanceHighWatermark();
             cluster.fetcher().replicateSoon(partition);

@@ -45,7 +45,8 @@ final class LogRetention {
                     if (cutoff > log.logStartOffset()) {
                         long before = log.logStartOffset();
                         log.deleteRecordsBefore(cutoff);
-                        cluster.timeline().record(new RetentionDeleted(partition.topic().name(), partition.index(), broker, before, cutoff));
+                        cluster.timeline().record(new RetentionDeleted(partition.topic().name(), partition.index(), broker,
+                                before, cutoff));
                     }
                 }
             }

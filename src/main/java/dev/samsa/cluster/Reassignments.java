@@ -69,12 +69,13 @@ public final class Reassignments {
             partition.follower(broker).lastCaughtUpMs = cluster.nowMs();
         }
         if (partition.isReassigning()) {
-            cluster.timeline().record(new ReassignmentStarted(partition.topic().name(), partition.index(), replicas, adding, removing));
+            cluster.timeline().record(new ReassignmentStarted(partition.topic().name(), partition.index(), replicas, adding,
+                    removing));
         }
         cluster.metadata().persist(partition.topic());
         if (!partition.isReassigning()) {
-            cluster.timeline().record(new ReassignmentCompleted(partition.topic().name(), partition.index(), replicas, partition.leader(),
-                    partition.leaderEpoch()));
+            cluster.timeline().record(new ReassignmentCompleted(partition.topic().name(), partition.index(), replicas,
+                    partition.leader(), partition.leaderEpoch()));
             return;
         }
         if (partition.isOnline()) {
@@ -121,8 +122,8 @@ public final class Reassignments {
             return;
         }
         finish(partition, target, isr, removing, "reassignment of " + partition.topicPartition() + " completed");
-        cluster.timeline().record(new ReassignmentCompleted(partition.topic().name(), partition.index(), target, partition.leader(),
-                partition.leaderEpoch()));
+        cluster.timeline().record(new ReassignmentCompleted(partition.topic().name(), partition.index(), target,
+                partition.leader(), partition.leaderEpoch()));
     }
 
     /** Reassignments {@link ClusterMetadata#loadTopics} found unfinished start again from their original replicas. */

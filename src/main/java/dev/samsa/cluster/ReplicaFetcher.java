@@ -73,9 +73,9 @@ public final class ReplicaFetcher {
                 followerLog.resetTo(leaderLog.logStartOffset());
                 if (fetchOffset > start) {
                     truncated = true;
-                    cluster.timeline().record(new Truncated(partition.topic().name(), partition.index(), follower, fetchOffset, start,
-                            fetchOffset - start, partition.leaderEpoch(), "all below the leader's log start offset "
-                            + leaderLog.logStartOffset() + ", where the follower starts over"));
+                    cluster.timeline().record(new Truncated(partition.topic().name(), partition.index(), follower,
+                            fetchOffset, start, fetchOffset - start, partition.leaderEpoch(),
+                            "all below the leader's log start offset " + leaderLog.logStartOffset() + ", where the follower starts over"));
                 }
                 continue;
             }

@@ -97,8 +97,8 @@ public final class ReplicaManager {
         LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs());
         scheduleFlush(partition, brokerId, log);
         if (partition.isStaleLeader(brokerId)) {
-            cluster.timeline().record(new StaleLeaderAppend(tp.topic(), tp.partition(), brokerId, partition.leaderEpochSeenBy(brokerId),
-                    log.logEndOffset()));
+            cluster.timeline().record(new StaleLeaderAppend(tp.topic(), tp.partition(), brokerId,
+                    partition.leaderEpochSeenBy(brokerId), log.logEndOffset()));
             return info;
         }
         if (partition.maybeAdvanceHighWatermark()) {

@@ -18,9 +18,9 @@ import java.util.stream.Collectors;
 public final class Timeline implements ClusterTimeline {
 
     /**
-     * Events kept by default. An event retains about 200 bytes (measured on the wire fuzzer's cluster; its details
-     * string dominates), so a full timeline is about 20 MiB; an ordinary test records tens to a few thousand events
-     * and never reaches it.
+     * Events kept by default. An event retained about 200 bytes when it kept its details as text (measured on the wire
+     * fuzzer's cluster); as fields it retains about 150 (a mix of replication, fault and group events), so a full
+     * timeline stays under about 20 MiB; an ordinary test records tens to a few thousand events and never reaches it.
      */
     public static final int DEFAULT_CAPACITY = 100_000;
 

@@ -105,8 +105,9 @@ final class CoordinatorShard {
         for (String groupId : shard.offsets.keySet()) {
             shard.groups.computeIfAbsent(groupId, g -> ClassicGroup.loaded(g, timeline, nowMs));
         }
-        timeline.record(new CoordinatorLoaded(partition, brokerId, shard.groups.values().stream().map(g -> new CoordinatorLoaded.LoadedGroup(
-                g.groupId(), g.state().toString(), g.generationId(), g.numMembers())).toList(), records, skipped));
+        timeline.record(new CoordinatorLoaded(partition, brokerId, shard.groups.values().stream()
+                .map(g -> new CoordinatorLoaded.LoadedGroup(g.groupId(), g.state().toString(), g.generationId(), g.numMembers()))
+                .toList(), records, skipped));
         return shard;
     }
 }

@@ -232,7 +232,8 @@ public final class OffsetStore {
         if (!expired.isEmpty()) {
             coordinator.append(shard, expired.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toArray(SimpleRecord[]::new));
             expired.forEach(tp -> shard.removeOffset(groupId, tp));
-            coordinator.cluster().timeline().record(new OffsetsExpired(groupId, expired.stream().map(TopicPartition::toString).toList()));
+            coordinator.cluster().timeline().record(new OffsetsExpired(groupId,
+                    expired.stream().map(TopicPartition::toString).toList()));
         }
         return allExpired;
     }

@@ -110,7 +110,8 @@ public final class Handlers {
         Errors injected = broker.cluster().faults().takeFailure(request.apiKey());
         if (injected != null) {
             broker.cluster().requestCounts().merge(request.apiKey(), 1L, Long::sum);
-            broker.cluster().timeline().record(new FaultInjected(request.apiKey().toString(), broker.brokerId(), injected.toString()));
+            broker.cluster().timeline().record(new FaultInjected(request.apiKey().toString(), broker.brokerId(),
+                    injected.toString()));
             request.respondWithError(injected.exception());
             return;
         }

@@ -302,8 +302,8 @@ public final class ClassicGroupJoin {
         if (group.isInState(EMPTY)) {
             return;
         }
-        group.timeline().record(new GenerationStarted(group.groupId(), group.generationId(), group.protocolName(), group.leaderOrNull(),
-                group.allMembers().stream().map(String::valueOf).toList()));
+        group.timeline().record(new GenerationStarted(group.groupId(), group.generationId(), group.protocolName(),
+                group.leaderOrNull(), group.allMembers().stream().map(String::valueOf).toList()));
         for (ClassicGroupMember member : List.copyOf(group.allMembers())) {
             boolean leader = group.isLeader(member.memberId());
             group.completeJoin(member, currentGeneration(group, member.memberId(), leader, false));
