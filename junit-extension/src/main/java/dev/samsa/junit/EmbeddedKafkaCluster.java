@@ -41,6 +41,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * released and its data directory deleted however the class ends, a failing {@code @BeforeAll} included. The system
  * properties get their previous values back unless another cluster has set them since.
  *
+ * <h2>Spring tests</h2>
+ * In a test class that runs with Spring's {@code SpringExtension} ({@code @SpringBootTest}, {@code @SpringJUnitConfig},
+ * ...) the cluster belongs to the Spring application context, not to the class: it starts with the context, is shared
+ * by every class that gets the same context (the annotation's attributes are part of Spring's context cache key), and
+ * closes when the context closes. The context has the beans {@code KafkaCluster} and {@code ClusterClock}, and the
+ * properties {@code spring.kafka.bootstrap-servers}, {@value #SPRING_BOOTSTRAP_SERVERS_PROPERTY} and
+ * {@value #BOOTSTRAP_SERVERS_PROPERTY}, which the test's own properties override; injection resolves to the same
+ * cluster. {@link Lifecycle#PER_METHOD} is refused there ({@code @DirtiesContext} gives a fresh context and cluster).
+ *
  * <h2>Failures</h2>
  * When a test fails, the events the cluster recorded while it ran (cluster time, event, details) are printed to
  * standard output and published as the report entry {@value #TIMELINE_REPORT_KEY}.

@@ -16,6 +16,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
@@ -40,6 +41,11 @@ import org.opentest4j.TestAbortedException;
  * however it ends. The one field is the immutable configuration of the {@code @RegisterExtension} form; the
  * {@code @EmbeddedKafkaCluster} form reads the annotation instead.
  *
+ * <p>In a test class that runs with Spring's {@code SpringExtension} ({@code @SpringBootTest}, {@code @SpringJUnitConfig})
+ * the annotation's cluster belongs to the Spring application context instead, which Spring shares between classes
+ * and closes when it closes ({@link EmbeddedKafkaClusterContextCustomizer}); the extension then starts and closes
+ * nothing, and injects the context's cluster.
+ *
  * <h2>Failures</h2>
  * After each test that failed (in a {@code @BeforeEach} method, the test, or an {@code @AfterEach} method), the events
  * of the test's window are printed and published as report entry {@value EmbeddedKafkaCluster#TIMELINE_REPORT_KEY}.
@@ -56,6 +62,7 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
 
     private static final Namespace CLUSTERS = Namespace.create(SamsaExtension.class, "cluster");
     private static final Namespace TEST_WINDOWS = Namespace.create(SamsaExtension.class, "timeline-window");
+    private static final String SPRING_EXTENSION = "org.springframework.test.context.junit.jupiter.SpringExtension";
 
     /** Null for the annotation form. */
     private final ClusterSpec registered;
@@ -77,7 +84,7 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
     @Override
     public void beforeAll(ExtensionContext context) {
         ClusterSpec spec = spec(context);
-        if (spec.lifecycle() == Lifecycle.PER_CLASS) {
+        if (spec.lifecycle() == Lifecycle.PER_CLASS && !springContextOwnsCluster(context, spec)) {
             running(context, spec, "the class");
         }
     }
@@ -85,21 +92,28 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
     @Override
     public void beforeEach(ExtensionContext context) {
         ClusterSpec spec = spec(context);
-        RunningCluster running = running(context, spec, "the test");
+        KafkaCluster cluster = cluster(context, spec, "the test");
         // A per-test cluster started for this test (perhaps while its instance was built), so all its events count.
         TimelineWindow window = spec.lifecycle() == Lifecycle.PER_METHOD
-                ? TimelineWindow.WHOLE : TimelineWindow.startingNow(running.cluster());
-        context.getStore(TEST_WINDOWS).put(context.getUniqueId(), window);
+                ? TimelineWindow.WHOLE : TimelineWindow.startingNow(cluster);
+        context.getStore(TEST_WINDOWS).put(context.getUniqueId(), new WatchedTest(cluster, window));
+    }
+
+    /**
+     * The cluster a test ran against, kept from its start: by {@code afterEach} a Spring context may have been closed
+     * ({@code @DirtiesContext}), and asking Spring again would load a new one.
+     */
+    private record WatchedTest(KafkaCluster cluster, TimelineWindow window) {
     }
 
     @Override
     public void afterEach(ExtensionContext context) {
-        TimelineWindow window = context.getStore(TEST_WINDOWS).get(context.getUniqueId(), TimelineWindow.class);
-        RunningCluster running = existing(context, spec(context));
-        if (window == null || running == null) {
+        WatchedTest watched = context.getStore(TEST_WINDOWS).get(context.getUniqueId(), WatchedTest.class);
+        if (watched == null) {
             return; // the failure came before this test had a cluster
         }
-        KafkaCluster cluster = running.cluster();
+        KafkaCluster cluster = watched.cluster();
+        TimelineWindow window = watched.window();
         Optional<Throwable> failure = context.getExecutionException();
         boolean failed = failure.isPresent() && !(failure.get() instanceof TestAbortedException);
         List<BrokerError> internalErrors = window.internalErrorsOf(cluster);
@@ -157,7 +171,7 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
                     + junitVersion() + "). Upgrade JUnit, or take the cluster as a parameter of the test or its"
                     + " @BeforeEach methods");
         }
-        KafkaCluster cluster = running(extensionContext, spec, where).cluster();
+        KafkaCluster cluster = cluster(extensionContext, spec, where);
         if (type == ClusterClock.class) {
             return cluster.clock();
         }
@@ -217,11 +231,35 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
                 RunningCluster.class);
     }
 
-    /** The cluster of {@code context} if one has been started; never starts one. */
-    private static RunningCluster existing(ExtensionContext context, ClusterSpec spec) {
-        return owner(context, spec)
-                .map(owner -> owner.getStore(CLUSTERS).get(owner.getUniqueId(), RunningCluster.class))
-                .orElse(null);
+    /** The cluster of {@code context}: its Spring test context's if that owns one, else the extension's own. */
+    private static KafkaCluster cluster(ExtensionContext context, ClusterSpec spec, String requester) {
+        return springContextOwnsCluster(context, spec)
+                ? SpringTestContexts.cluster(context) : running(context, spec, requester).cluster();
+    }
+
+    /**
+     * Whether the annotation's cluster belongs to the test's Spring application context (see
+     * {@link EmbeddedKafkaClusterContextCustomizerFactory}), which starts and closes it; the extension then only hands
+     * it out. The check for Spring's extension comes first so that without spring-test no Spring class is loaded.
+     */
+    private static boolean springContextOwnsCluster(ExtensionContext context, ClusterSpec spec) {
+        Optional<Class<?>> testClass = context.getTestClass();
+        return spec.declaringClass() != null && testClass.isPresent() && runsWithSpring(testClass.get())
+                && SpringTestContexts.ownsCluster(testClass.get());
+    }
+
+    /** Whether Spring's {@code SpringExtension} runs the tests of {@code testClass} (as {@code @SpringBootTest} asks). */
+    private static boolean runsWithSpring(Class<?> testClass) {
+        for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
+            for (ExtendWith extendWith : AnnotationSupport.findRepeatableAnnotations(c, ExtendWith.class)) {
+                for (Class<?> extension : extendWith.value()) {
+                    if (extension.getName().equals(SPRING_EXTENSION)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /**
