@@ -1,0 +1,231 @@
+package dev.samsa.junit;
+
+import static dev.samsa.junit.SamsaConditions.awaitCluster;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.samsa.KafkaCluster;
+import dev.samsa.junit.EmbeddedKafkaCluster.Lifecycle;
+import dev.samsa.junit.Fixtures.Fixture;
+import dev.samsa.time.ClusterClock;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.ClassOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.annotation.EnableKafka;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.context.junit.jupiter.SpringJUnitConfig;
+
+/**
+ * {@code @EmbeddedKafkaCluster} in Spring test contexts (plain Spring and Spring Kafka; the Spring Boot projects in
+ * src/it do the same with auto-configuration): the cluster belongs to the context, so classes that share a context
+ * share its cluster, and it closes when the context does.
+ */
+class SpringTestContextTest {
+
+    private static final Map<String, String> IN_ORDER =
+            Map.of(ClassOrderer.DEFAULT_ORDER_PROPERTY_NAME, ClassOrderer.OrderAnnotation.class.getName());
+
+    /** An application as Spring Kafka users write one: a template and a listener on the context's bootstrap servers. */
+    @Configuration
+    @EnableKafka
+    static class GreetingsApplication {
+
+        @Bean
+        KafkaTemplate<String, String> template(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+            return new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    bootstrap, ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class)));
+        }
+
+        @Bean
+        ConcurrentKafkaListenerContainerFactory<String, String> kafkaListenerContainerFactory(
+                @Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+            var factory = new ConcurrentKafkaListenerContainerFactory<String, String>();
+            factory.setConsumerFactory(new DefaultKafkaConsumerFactory<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    bootstrap, ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                    ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest")));
+            return factory;
+        }
+
+        @Bean
+        Greetings greetings() {
+            return new Greetings();
+        }
+    }
+
+    static class Greetings {
+        final List<String> received = new CopyOnWriteArrayList<>();
+
+        @KafkaListener(id = "greetings", topics = "greetings")
+        void on(String value) {
+            received.add(value);
+        }
+    }
+
+    /** What a fixture class saw, for the test that ran it. */
+    record Seen(ApplicationContext context, KafkaCluster cluster) {
+    }
+
+    abstract static class SendsAndReceives {
+        @Autowired
+        ApplicationContext context;
+        @Autowired
+        KafkaCluster cluster;
+        @Autowired
+        ClusterClock clock;
+        @Autowired
+        KafkaTemplate<String, String> template;
+        @Autowired
+        Greetings greetings;
+
+        Seen sendAndReceive(String greeting, KafkaCluster injected, String bootstrap, ClusterClock injectedClock)
+                throws Exception {
+            assertThat(injected).as("the extension's cluster").isSameAs(cluster);
+            assertThat(bootstrap).isEqualTo(cluster.bootstrapServers())
+                    .isEqualTo(context.getEnvironment().getProperty("spring.kafka.bootstrap-servers"))
+                    .isEqualTo(context.getEnvironment().getProperty("spring.embedded.kafka.brokers"));
+            assertThat(injectedClock).isSameAs(clock).isSameAs(cluster.clock());
+            template.send("greetings", greeting).get();
+            awaitCluster().until(() -> greetings.received.contains(greeting));
+            return new Seen(context, cluster);
+        }
+    }
+
+    @Fixture
+    @Order(1)
+    @SpringJUnitConfig(GreetingsApplication.class)
+    @EmbeddedKafkaCluster(topics = @Topic(name = "greetings"))
+    static class First extends SendsAndReceives {
+        static final AtomicReference<Seen> seen = new AtomicReference<>();
+
+        @Test
+        void sends(KafkaCluster injected, @BootstrapServers String bootstrap, ClusterClock clock) throws Exception {
+            seen.set(sendAndReceive("from the first class", injected, bootstrap, clock));
+        }
+    }
+
+    /** The same configuration as {@link First}, so the same context; it closes that context when done. */
+    @Fixture
+    @Order(2)
+    @SpringJUnitConfig(GreetingsApplication.class)
+    @EmbeddedKafkaCluster(topics = @Topic(name = "greetings"))
+    @DirtiesContext
+    static class Second extends SendsAndReceives {
+        static final AtomicReference<Seen> seen = new AtomicReference<>();
+
+        @Test
+        void sends(KafkaCluster injected, @BootstrapServers String bootstrap, ClusterClock clock) throws Exception {
+            seen.set(sendAndReceive("from the second class", injected, bootstrap, clock));
+            assertThat(greetings.received).containsExactly("from the first class", "from the second class");
+        }
+    }
+
+    /** Another cluster configuration: another context. */
+    @Fixture
+    @Order(3)
+    @SpringJUnitConfig(GreetingsApplication.class)
+    @EmbeddedKafkaCluster(brokers = 2, topics = @Topic(name = "greetings", replicationFactor = 2))
+    @DirtiesContext
+    static class Third extends SendsAndReceives {
+        static final AtomicReference<Seen> seen = new AtomicReference<>();
+
+        @Test
+        void sends(KafkaCluster injected, @BootstrapServers String bootstrap, ClusterClock clock) throws Exception {
+            seen.set(sendAndReceive("from the third class", injected, bootstrap, clock));
+            assertThat(greetings.received).containsExactly("from the third class");
+        }
+    }
+
+    @Test
+    void classesWithTheSameClusterShareOneContextAndItsClusterClosesWithTheContext() {
+        var results = Fixtures.run(IN_ORDER, First.class, Second.class, Third.class);
+
+        assertThat(Fixtures.failures(results.allEvents())).isEmpty();
+        results.testEvents().assertStatistics(stats -> stats.succeeded(3));
+        Seen first = First.seen.get();
+        Seen second = Second.seen.get();
+        Seen third = Third.seen.get();
+        assertThat(second.context()).isSameAs(first.context());
+        assertThat(second.cluster()).isSameAs(first.cluster());
+        assertThat(third.context()).isNotSameAs(first.context());
+        assertThat(third.cluster().brokers()).hasSize(2);
+        for (KafkaCluster cluster : List.of(first.cluster(), third.cluster())) {
+            for (var broker : cluster.brokers()) {
+                assertThat(Fixtures.acceptsConnections(broker.port())).as("port of broker %s of %s", broker.id(), cluster)
+                        .isFalse();
+            }
+            assertThat(Files.exists(cluster.dataDirectory())).as("data directory %s", cluster.dataDirectory()).isFalse();
+        }
+    }
+
+    @Fixture
+    @SpringJUnitConfig
+    @EmbeddedKafkaCluster
+    @TestPropertySource(properties = {"spring.kafka.bootstrap-servers=kafka.example.com:9092",
+            "orders.brokers=${spring.embedded.kafka.brokers}"})
+    @DirtiesContext
+    static class TestProperties {
+        static final AtomicReference<String> seen = new AtomicReference<>();
+
+        @Configuration
+        static class NoBeans {
+        }
+
+        @Test
+        void overrideOrRenameTheClustersProperties(@Autowired ApplicationContext context, KafkaCluster cluster) {
+            var environment = context.getEnvironment();
+            seen.set(environment.getProperty("spring.kafka.bootstrap-servers") + " "
+                    + environment.getProperty("orders.brokers") + " " + cluster.bootstrapServers());
+        }
+    }
+
+    @Test
+    void theTestsOwnPropertiesRankAboveTheClusters() {
+        var results = Fixtures.run(TestProperties.class);
+
+        assertThat(Fixtures.failures(results.allEvents())).isEmpty();
+        results.testEvents().assertStatistics(stats -> stats.succeeded(1));
+        String[] seen = TestProperties.seen.get().split(" ");
+        assertThat(seen[0]).isEqualTo("kafka.example.com:9092");
+        assertThat(seen[1]).isEqualTo(seen[2]).startsWith("127.0.0.1:");
+    }
+
+    @Fixture
+    @SpringJUnitConfig(TestProperties.NoBeans.class)
+    @EmbeddedKafkaCluster(lifecycle = Lifecycle.PER_METHOD)
+    static class PerMethod {
+        @Test
+        void neverRuns() {
+        }
+    }
+
+    @Test
+    void aClusterPerTestIsRefusedInASpringContext() {
+        var results = Fixtures.run(PerMethod.class);
+
+        assertThat(Fixtures.failures(results.allEvents())).first(InstanceOfAssertFactories.THROWABLE)
+                .hasMessageContaining("lifecycle = PER_METHOD")
+                .hasMessageContaining("@DirtiesContext(classMode = AFTER_EACH_TEST_METHOD)");
+    }
+}
