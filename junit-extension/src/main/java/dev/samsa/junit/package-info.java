@@ -13,5 +13,11 @@
  *
  * <p>Dependencies: {@code junit-jupiter-api} 5.12 or later, and AssertJ and Awaitility for the helpers; the artifact
  * declares them {@code provided}, as a test classpath brings them.
+ *
+ * <h2>Spring tests</h2>
+ * With spring-test (Spring Framework 6.2 or later) on the classpath, {@code META-INF/spring.factories} registers a
+ * context customizer: in a test class that runs with Spring's {@code SpringExtension}, the cluster of
+ * {@link dev.samsa.junit.EmbeddedKafkaCluster} belongs to the application context (see its "Spring tests" section).
+ * Without spring-test none of those classes is loaded.
  */
 package dev.samsa.junit;

@@ -212,6 +212,37 @@ class SpringTestContextTest {
     }
 
     @Fixture
+    @SpringJUnitConfig(FailingContext.FailingApplication.class)
+    @EmbeddedKafkaCluster
+    static class FailingContext {
+        static final AtomicReference<String> bootstrap = new AtomicReference<>();
+
+        @Configuration
+        static class FailingApplication {
+            @Bean
+            String unreachableDatabase(@Value("${samsa.bootstrap.servers}") String bootstrap) {
+                FailingContext.bootstrap.set(bootstrap);
+                throw new IllegalStateException("the database is unreachable");
+            }
+        }
+
+        @Test
+        void neverRuns() {
+        }
+    }
+
+    @Test
+    void aContextThatFailsToStartClosesItsCluster() {
+        var results = Fixtures.run(FailingContext.class);
+
+        assertThat(Fixtures.failures(results.allEvents())).first(InstanceOfAssertFactories.THROWABLE)
+                .hasRootCauseMessage("the database is unreachable");
+        String bootstrap = FailingContext.bootstrap.get();
+        int port = Integer.parseInt(bootstrap.substring(bootstrap.lastIndexOf(':') + 1));
+        assertThat(Fixtures.acceptsConnections(port)).as("port of the cluster at %s", bootstrap).isFalse();
+    }
+
+    @Fixture
     @SpringJUnitConfig(TestProperties.NoBeans.class)
     @EmbeddedKafkaCluster(lifecycle = Lifecycle.PER_METHOD)
     static class PerMethod {
