@@ -147,8 +147,17 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
 
     @Override
     public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        if (parameterContext.isAnnotated(BootstrapServers.class)) {
+            return true;
+        }
         Class<?> type = parameterContext.getParameter().getType();
-        return parameterContext.isAnnotated(BootstrapServers.class) || type == KafkaCluster.class || type == ClusterClock.class;
+        if (type != KafkaCluster.class && type != ClusterClock.class) {
+            return false;
+        }
+        // A parameter that Spring autowires (@Autowired, or one of an autowired constructor's) is left to Spring, which
+        // injects the same beans; JUnit refuses a parameter that two extensions resolve.
+        return !(springContextOwnsCluster(extensionContext, spec(extensionContext))
+                && SpringTestContexts.autowires(parameterContext, extensionContext));
     }
 
     @Override

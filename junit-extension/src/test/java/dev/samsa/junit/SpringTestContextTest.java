@@ -18,6 +18,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.ClassOrderer;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -125,7 +126,10 @@ class SpringTestContextTest {
         }
     }
 
-    /** The same configuration as {@link First}, so the same context; it closes that context when done. */
+    /**
+     * The same configuration as {@link First}, so the same context; it closes that context when done. Its parameters
+     * are Spring's to inject, and its {@code @Nested} class shares its context.
+     */
     @Fixture
     @Order(2)
     @SpringJUnitConfig(GreetingsApplication.class)
@@ -133,11 +137,22 @@ class SpringTestContextTest {
     @DirtiesContext
     static class Second extends SendsAndReceives {
         static final AtomicReference<Seen> seen = new AtomicReference<>();
+        static final AtomicReference<KafkaCluster> nested = new AtomicReference<>();
 
         @Test
-        void sends(KafkaCluster injected, @BootstrapServers String bootstrap, ClusterClock clock) throws Exception {
+        void sends(@Autowired KafkaCluster injected, @BootstrapServers String bootstrap, @Autowired ClusterClock clock)
+                throws Exception {
             seen.set(sendAndReceive("from the second class", injected, bootstrap, clock));
             assertThat(greetings.received).containsExactly("from the first class", "from the second class");
+        }
+
+        @Nested
+        class Inner {
+            @Test
+            void seesTheSameCluster(KafkaCluster injected) {
+                assertThat(injected).isSameAs(cluster);
+                nested.set(injected);
+            }
         }
     }
 
@@ -162,12 +177,12 @@ class SpringTestContextTest {
         var results = Fixtures.run(IN_ORDER, First.class, Second.class, Third.class);
 
         assertThat(Fixtures.failures(results.allEvents())).isEmpty();
-        results.testEvents().assertStatistics(stats -> stats.succeeded(3));
+        results.testEvents().assertStatistics(stats -> stats.succeeded(4));
         Seen first = First.seen.get();
         Seen second = Second.seen.get();
         Seen third = Third.seen.get();
         assertThat(second.context()).isSameAs(first.context());
-        assertThat(second.cluster()).isSameAs(first.cluster());
+        assertThat(second.cluster()).isSameAs(first.cluster()).isSameAs(Second.nested.get());
         assertThat(third.context()).isNotSameAs(first.context());
         assertThat(third.cluster().brokers()).hasSize(2);
         for (KafkaCluster cluster : List.of(first.cluster(), third.cluster())) {
