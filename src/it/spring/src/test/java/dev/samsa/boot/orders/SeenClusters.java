@@ -23,6 +23,14 @@ final class SeenClusters {
     private static final Map<Class<?>, Seen> BY_CLASS = new ConcurrentHashMap<>();
     private static final Path LIST = Path.of("target", "samsa-clusters.txt");
 
+    static {
+        try {
+            Files.deleteIfExists(LIST); // a list per test JVM, however often the project runs
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private SeenClusters() {
     }
 
