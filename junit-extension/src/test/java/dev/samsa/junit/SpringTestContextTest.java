@@ -24,8 +24,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.kafka.annotation.EnableKafka;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
@@ -195,35 +198,45 @@ class SpringTestContextTest {
     }
 
     @Fixture
-    @SpringJUnitConfig
+    @SpringJUnitConfig(initializers = TestProperties.ApplicationProperties.class)
     @EmbeddedKafkaCluster
     @TestPropertySource(properties = {"spring.kafka.bootstrap-servers=kafka.example.com:9092",
             "orders.brokers=${spring.embedded.kafka.brokers}"})
     @DirtiesContext
     static class TestProperties {
-        static final AtomicReference<String> seen = new AtomicReference<>();
+        static final AtomicReference<List<String>> seen = new AtomicReference<>();
 
         @Configuration
         static class NoBeans {
         }
 
+        /** Stands in for the application's own configuration (application.properties), which ranks last. */
+        static class ApplicationProperties implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+            @Override
+            public void initialize(ConfigurableApplicationContext context) {
+                context.getEnvironment().getPropertySources().addLast(new MapPropertySource("application",
+                        Map.of("spring.embedded.kafka.brokers", "kafka.example.com:9092")));
+            }
+        }
+
         @Test
         void overrideOrRenameTheClustersProperties(@Autowired ApplicationContext context, KafkaCluster cluster) {
             var environment = context.getEnvironment();
-            seen.set(environment.getProperty("spring.kafka.bootstrap-servers") + " "
-                    + environment.getProperty("orders.brokers") + " " + cluster.bootstrapServers());
+            seen.set(List.of(cluster.bootstrapServers(), environment.getProperty("spring.kafka.bootstrap-servers"),
+                    environment.getProperty("orders.brokers"), environment.getProperty("spring.embedded.kafka.brokers")));
         }
     }
 
     @Test
-    void theTestsOwnPropertiesRankAboveTheClusters() {
+    void theTestsOwnPropertiesRankAboveTheClustersAndTheApplicationsBelow() {
         var results = Fixtures.run(TestProperties.class);
 
         assertThat(Fixtures.failures(results.allEvents())).isEmpty();
         results.testEvents().assertStatistics(stats -> stats.succeeded(1));
-        String[] seen = TestProperties.seen.get().split(" ");
-        assertThat(seen[0]).isEqualTo("kafka.example.com:9092");
-        assertThat(seen[1]).isEqualTo(seen[2]).startsWith("127.0.0.1:");
+        List<String> seen = TestProperties.seen.get();
+        String cluster = seen.get(0);
+        assertThat(cluster).startsWith("127.0.0.1:");
+        assertThat(seen.subList(1, 4)).containsExactly("kafka.example.com:9092", cluster, cluster);
     }
 
     @Fixture
