@@ -17,6 +17,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
@@ -122,6 +123,12 @@ class SpringTestContextTest {
     @EmbeddedKafkaCluster(topics = @Topic(name = "greetings"))
     static class First extends SendsAndReceives {
         static final AtomicReference<Seen> seen = new AtomicReference<>();
+        static final AtomicReference<KafkaCluster> beforeAll = new AtomicReference<>();
+
+        @BeforeAll
+        static void loadsTheContextEarly(KafkaCluster cluster) {
+            beforeAll.set(cluster);
+        }
 
         @Test
         void sends(KafkaCluster injected, @BootstrapServers String bootstrap, ClusterClock clock) throws Exception {
@@ -185,7 +192,7 @@ class SpringTestContextTest {
         Seen second = Second.seen.get();
         Seen third = Third.seen.get();
         assertThat(second.context()).isSameAs(first.context());
-        assertThat(second.cluster()).isSameAs(first.cluster()).isSameAs(Second.nested.get());
+        assertThat(second.cluster()).isSameAs(first.cluster()).isSameAs(Second.nested.get()).isSameAs(First.beforeAll.get());
         assertThat(third.context()).isNotSameAs(first.context());
         assertThat(third.cluster().brokers()).hasSize(2);
         for (KafkaCluster cluster : List.of(first.cluster(), third.cluster())) {
