@@ -37,6 +37,8 @@ import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.context.junit.jupiter.SpringJUnitConfig;
 
@@ -217,6 +219,11 @@ class SpringTestContextTest {
         static class NoBeans {
         }
 
+        @DynamicPropertySource
+        static void dynamicProperties(DynamicPropertyRegistry registry) {
+            registry.add("samsa.bootstrap.servers", () -> "kafka.example.com:9093");
+        }
+
         /** Stands in for the application's own configuration (application.properties), which ranks last. */
         static class ApplicationProperties implements ApplicationContextInitializer<ConfigurableApplicationContext> {
             @Override
@@ -230,7 +237,8 @@ class SpringTestContextTest {
         void overrideOrRenameTheClustersProperties(@Autowired ApplicationContext context, KafkaCluster cluster) {
             var environment = context.getEnvironment();
             seen.set(List.of(cluster.bootstrapServers(), environment.getProperty("spring.kafka.bootstrap-servers"),
-                    environment.getProperty("orders.brokers"), environment.getProperty("spring.embedded.kafka.brokers")));
+                    environment.getProperty("samsa.bootstrap.servers"), environment.getProperty("orders.brokers"),
+                    environment.getProperty("spring.embedded.kafka.brokers")));
         }
     }
 
@@ -243,7 +251,7 @@ class SpringTestContextTest {
         List<String> seen = TestProperties.seen.get();
         String cluster = seen.get(0);
         assertThat(cluster).startsWith("127.0.0.1:");
-        assertThat(seen.subList(1, 4)).containsExactly("kafka.example.com:9092", cluster, cluster);
+        assertThat(seen.subList(1, 5)).containsExactly("kafka.example.com:9092", "kafka.example.com:9093", cluster, cluster);
     }
 
     @Fixture
