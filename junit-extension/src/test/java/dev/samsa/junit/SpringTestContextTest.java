@@ -168,13 +168,17 @@ class SpringTestContextTest {
         }
     }
 
-    /** Another cluster configuration: another context. */
-    @Fixture
-    @Order(3)
+    /** A base class of the kind many Spring projects share between their tests. */
     @SpringJUnitConfig(GreetingsApplication.class)
     @EmbeddedKafkaCluster(brokers = 2, topics = @Topic(name = "greetings", replicationFactor = 2))
     @DirtiesContext
-    static class Third extends SendsAndReceives {
+    abstract static class TwoBrokerTestBase extends SendsAndReceives {
+    }
+
+    /** Another cluster configuration, from its base class: another context. */
+    @Fixture
+    @Order(3)
+    static class Third extends TwoBrokerTestBase {
         static final AtomicReference<Seen> seen = new AtomicReference<>();
 
         @Test
