@@ -47,6 +47,9 @@ final class EmbeddedKafkaClusterContextCustomizer implements ContextCustomizer {
 
     @Override
     public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
+        if (mergedConfig.getParent() != null) {
+            return; // in a @ContextHierarchy the root context's cluster serves all: children see its beans and properties
+        }
         RunningCluster running = RunningCluster.start(spec);
         ConfigurableListableBeanFactory beans = context.getBeanFactory();
         // Registered before anything else can fail, so a context that fails to refresh still closes it.

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationContext;
@@ -37,9 +38,12 @@ import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.ContextConfiguration;
+import org.springframework.test.context.ContextHierarchy;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.context.junit.jupiter.SpringExtension;
 import org.springframework.test.context.junit.jupiter.SpringJUnitConfig;
 
 /**
@@ -287,6 +291,38 @@ class SpringTestContextTest {
         String bootstrap = FailingContext.bootstrap.get();
         int port = Integer.parseInt(bootstrap.substring(bootstrap.lastIndexOf(':') + 1));
         assertThat(Fixtures.acceptsConnections(port)).as("port of the cluster at %s", bootstrap).isFalse();
+    }
+
+    @Fixture
+    @ExtendWith(SpringExtension.class)
+    @ContextHierarchy({@ContextConfiguration(classes = GreetingsApplication.class),
+            @ContextConfiguration(classes = TestProperties.NoBeans.class)})
+    @EmbeddedKafkaCluster(topics = @Topic(name = "greetings"))
+    @DirtiesContext
+    static class Hierarchy {
+        static final AtomicReference<List<KafkaCluster>> seen = new AtomicReference<>();
+
+        @Test
+        void oneClusterForTheWholeHierarchy(@Autowired ApplicationContext child, KafkaCluster injected) throws Exception {
+            ApplicationContext parent = child.getParent();
+            seen.set(List.of(injected, child.getBean(KafkaCluster.class), parent.getBean(KafkaCluster.class)));
+            assertThat(child.getBeanNamesForType(KafkaCluster.class)).as("the child's own clusters").isEmpty();
+            assertThat(child.getEnvironment().getProperty("spring.kafka.bootstrap-servers"))
+                    .isEqualTo(injected.bootstrapServers());
+            parent.getBean(KafkaTemplate.class).send("greetings", "from the parent context").get();
+            awaitCluster().until(() -> child.getBean(Greetings.class).received.contains("from the parent context"));
+        }
+    }
+
+    @Test
+    void aContextHierarchyHasOneClusterInItsRoot() {
+        var results = Fixtures.run(Hierarchy.class);
+
+        assertThat(Fixtures.failures(results.allEvents())).isEmpty();
+        results.testEvents().assertStatistics(stats -> stats.succeeded(1));
+        List<KafkaCluster> seen = Hierarchy.seen.get();
+        assertThat(seen.get(1)).isSameAs(seen.get(0));
+        assertThat(seen.get(2)).isSameAs(seen.get(0));
     }
 
     @Fixture
