@@ -7,11 +7,9 @@ import dev.samsa.log.PartitionLog;
 import dev.samsa.log.store.MappedStoreFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +19,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
-import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
@@ -369,13 +366,8 @@ public final class ClusterMetadata {
     /** Deletes what a broker that is down still keeps of a replica it no longer has; a no-op if nothing is there. */
     void deleteLogDirectory(Topic topic, Partition partition, int broker) {
         Path dir = logDir(topic, partition, broker);
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
+        try {
+            LogFileUtils.deleteRecursively(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete the replica of " + partition.topicPartition() + " in " + dir, e);
         }
