@@ -24,7 +24,7 @@ import org.apache.kafka.common.record.TimestampType;
  * producer state that go with it.
  *
  * <p>Appends land in memory-mapped files, the page cache: they survive a process crash, and
- * {@link #flush()} makes them survive a power loss. {@link #open} recovers whatever it finds.
+ * {@link #flush(long)} makes them survive a power loss. {@link #open} recovers whatever it finds.
  *
  * <p>A storage failure surfaces as {@link KafkaStorageException} naming the file, so that a
  * handler can answer {@code KAFKA_STORAGE_ERROR} like any other protocol error.
@@ -84,10 +84,11 @@ public final class PartitionLog implements AutoCloseable {
      * <p>A retry of one of an idempotent producer's last five batches is not appended again: the
      * result carries the offsets of the first append and {@code duplicate = true}.
      *
-     * @throws org.apache.kafka.common.errors.InvalidRecordException,
-     *         org.apache.kafka.common.errors.CorruptRecordException,
-     *         org.apache.kafka.common.errors.RecordTooLargeException,
-     *         org.apache.kafka.common.errors.InvalidTimestampException see {@link LogValidator}
+     * @throws InvalidRecordException if a batch breaks a rule of {@link LogValidator}
+     * @throws CorruptRecordException if a batch fails its CRC or the records hold no whole batch
+     * @throws org.apache.kafka.common.errors.RecordTooLargeException if a batch exceeds max.message.bytes
+     *         ({@code RecordBatchTooLargeException} if it exceeds segment.bytes)
+     * @throws org.apache.kafka.common.errors.InvalidTimestampException if a timestamp is out of the allowed range
      * @throws org.apache.kafka.common.errors.InvalidProducerEpochException if the producer was fenced
      * @throws org.apache.kafka.common.errors.OutOfOrderSequenceException on a sequence gap
      */
