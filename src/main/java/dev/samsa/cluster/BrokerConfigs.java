@@ -14,6 +14,10 @@ import org.apache.kafka.common.config.ConfigException;
  */
 public final class BrokerConfigs {
 
+    /** Broker configs whose Kafka default is null (an alias supplies it, such as log.retention.hours). */
+    private static final Set<String> NO_KAFKA_DEFAULT = Set.of("log.retention.ms", "log.roll.ms", "log.roll.jitter.ms",
+            "log.flush.interval.ms");
+
     /** Configs a running broker cannot change, as Kafka reports them read-only. */
     static final Set<String> READ_ONLY = Set.of("broker.id", "socket.request.max.bytes", "offsets.topic.num.partitions",
             "offsets.topic.replication.factor", "log.dirs");
@@ -79,6 +83,18 @@ public final class BrokerConfigs {
         return DEF.names();
     }
 
+    /**
+     * Kafka's own default of a known config, as its DEFAULT_CONFIG synonym shows it; null where Kafka has none, though
+     * Samsa then describes the value the alias gives.
+     */
+    public static String kafkaDefault(String name) {
+        ConfigDef.ConfigKey key = DEF.configKeys().get(name);
+        if (key.defaultValue == null || NO_KAFKA_DEFAULT.contains(name)) {
+            return null;
+        }
+        return ConfigDef.convertToString(key.defaultValue, key.type);
+    }
+
     public static boolean isReadOnly(String name) {
         return READ_ONLY.contains(name);
     }
@@ -97,33 +113,29 @@ public final class BrokerConfigs {
         }
     }
 
-    /** Where a broker config's value comes from, in Kafka's DescribeConfigs terms. */
-    public enum Source {
-        DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG, DEFAULT_CONFIG
-    }
-
-    public record Value(String name, String value, Source source) {
+    /** A broker config's value and where it comes from. */
+    public record Value(String name, String value, ConfigEntry.Source source) {
     }
 
     public Value describe(String name) {
         if (dynamicBrokerConfigs.containsKey(name)) {
-            return new Value(name, dynamicBrokerConfigs.get(name), Source.DYNAMIC_BROKER_CONFIG);
+            return new Value(name, dynamicBrokerConfigs.get(name), ConfigEntry.Source.DYNAMIC_BROKER_CONFIG);
         }
         if (dynamicClusterDefaults.containsKey(name)) {
-            return new Value(name, dynamicClusterDefaults.get(name), Source.DYNAMIC_DEFAULT_BROKER_CONFIG);
+            return new Value(name, dynamicClusterDefaults.get(name), ConfigEntry.Source.DYNAMIC_DEFAULT_BROKER_CONFIG);
         }
         if (staticConfigs.containsKey(name)) {
-            return new Value(name, staticConfigs.get(name), Source.STATIC_BROKER_CONFIG);
+            return new Value(name, staticConfigs.get(name), ConfigEntry.Source.STATIC_BROKER_CONFIG);
         }
         ConfigDef.ConfigKey key = DEF.configKeys().get(name);
         String value = key.defaultValue == null ? null : ConfigDef.convertToString(key.defaultValue, key.type);
-        return new Value(name, value, Source.DEFAULT_CONFIG);
+        return new Value(name, value, ConfigEntry.Source.DEFAULT_CONFIG);
     }
 
     /** The value set anywhere but Kafka's own default, or null: what a topic falls back to before Kafka's default. */
     String valueOrNull(String name) {
         Value v = describe(name);
-        return v.source == Source.DEFAULT_CONFIG ? null : v.value;
+        return v.source == ConfigEntry.Source.DEFAULT_CONFIG ? null : v.value;
     }
 
     public String get(String name) {
