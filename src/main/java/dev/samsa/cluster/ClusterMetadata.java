@@ -24,8 +24,6 @@ import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
@@ -200,11 +198,7 @@ public final class ClusterMetadata {
             FileDescriptorBudget.check((long) count * rf);
             replicas = ReplicaPlacement.assign(new ArrayList<>(alive), count, rf, 0, random);
         }
-        try {
-            TopicConfigs.validate(configs);
-        } catch (ConfigException e) {
-            throw new InvalidConfigurationException(e.getMessage());
-        }
+        TopicConfigs.validate(configs);
         if (validateOnly) {
             Topic preview = new Topic(name, Uuid.ZERO_UUID, configs);
             for (int p = 0; p < replicas.size(); p++) {

@@ -93,11 +93,7 @@ public final class ConfigAdminManager {
                     : listOp ? TopicConfigs.kafkaDefault(c.name()) : null;
             apply(overrides, c, op, current);
         }
-        try {
-            TopicConfigs.validate(overrides);
-        } catch (ConfigException e) {
-            throw new InvalidConfigurationException(e.getMessage());
-        }
+        TopicConfigs.validate(overrides);
         if (topic == null) {
             throw new UnknownTopicOrPartitionException("The topic '" + name + "' does not exist.");
         }

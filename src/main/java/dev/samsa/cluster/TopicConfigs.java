@@ -11,6 +11,7 @@ import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.ValidString;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
 
 /**
  * The topic-level configs Kafka knows, with Kafka's defaults and documentation (as its LogConfig defines them), each
@@ -114,21 +115,25 @@ public final class TopicConfigs {
     /**
      * Checks topic overrides: known names, values of the right type and range.
      *
-     * @throws ConfigException naming the first bad config
+     * @throws InvalidConfigurationException naming the first bad config, with ConfigDef's message
      */
     public static void validate(Map<String, String> overrides) {
-        for (Map.Entry<String, String> e : overrides.entrySet()) {
-            if (!isKnown(e.getKey())) {
-                throw new ConfigException("Unknown topic config name: " + e.getKey());
+        try {
+            for (Map.Entry<String, String> e : overrides.entrySet()) {
+                if (!isKnown(e.getKey())) {
+                    throw new ConfigException("Unknown topic config name: " + e.getKey());
+                }
+                if (e.getValue() == null) {
+                    throw new ConfigException("Null value not supported for topic config " + e.getKey());
+                }
+                ConfigDef.ConfigKey key = DEF.configKeys().get(e.getKey());
+                Object parsed = ConfigDef.parseType(key.name, e.getValue().trim(), key.type);
+                if (key.validator != null) {
+                    key.validator.ensureValid(key.name, parsed);
+                }
             }
-            if (e.getValue() == null) {
-                throw new ConfigException("Null value not supported for topic config " + e.getKey());
-            }
-            ConfigDef.ConfigKey key = DEF.configKeys().get(e.getKey());
-            Object parsed = ConfigDef.parseType(key.name, e.getValue().trim(), key.type);
-            if (key.validator != null) {
-                key.validator.ensureValid(key.name, parsed);
-            }
+        } catch (ConfigException e) {
+            throw new InvalidConfigurationException(e.getMessage());
         }
     }
 

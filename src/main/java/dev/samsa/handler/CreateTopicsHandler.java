@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
@@ -166,12 +165,8 @@ final class CreateTopicsHandler implements ApiHandler {
         if (!nulls.isEmpty()) {
             throw new InvalidConfigurationException("Null value not supported for topic configs: " + String.join(",", nulls));
         }
-        try {
-            // Kafka checks configs before replica assignments; ClusterMetadata would check them after.
-            TopicConfigs.validate(configs);
-        } catch (ConfigException e) {
-            throw new InvalidConfigurationException(e.getMessage());
-        }
+        // Kafka checks configs before replica assignments; ClusterMetadata would check them after.
+        TopicConfigs.validate(configs);
         return configs;
     }
 

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
@@ -67,19 +68,19 @@ class TopicConfigsTest {
     @Test
     void validationNamesTheBadConfig() {
         assertThatThrownBy(() -> TopicConfigs.validate(Map.of("retention.minutes", "1")))
-                .isInstanceOf(ConfigException.class).hasMessage("Unknown topic config name: retention.minutes");
+                .isInstanceOf(InvalidConfigurationException.class).hasMessage("Unknown topic config name: retention.minutes");
         assertThatThrownBy(() -> TopicConfigs.validate(Map.of("retention.ms", "soon")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("retention.ms").hasMessageContaining("soon");
+                .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("retention.ms").hasMessageContaining("soon");
         assertThatThrownBy(() -> TopicConfigs.validate(Map.of("min.insync.replicas", "0")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("Value must be at least 1");
+                .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("Value must be at least 1");
         assertThatThrownBy(() -> TopicConfigs.validate(Map.of("segment.bytes", "1024")))
-                .as("Kafka 4's minimum of 1 MiB").isInstanceOf(ConfigException.class).hasMessageContaining("at least 1048576");
+                .as("Kafka 4's minimum of 1 MiB").isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("at least 1048576");
         assertThatThrownBy(() -> TopicConfigs.validate(Map.of("cleanup.policy", "compact,shred")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("shred");
+                .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("shred");
         Map<String, String> nullValue = new LinkedHashMap<>();
         nullValue.put("retention.ms", null);
         assertThatThrownBy(() -> TopicConfigs.validate(nullValue))
-                .isInstanceOf(ConfigException.class).hasMessage("Null value not supported for topic config retention.ms");
+                .isInstanceOf(InvalidConfigurationException.class).hasMessage("Null value not supported for topic config retention.ms");
         TopicConfigs.validate(Map.of("retention.ms", " -1 ", "cleanup.policy", "compact,delete"));
     }
 
