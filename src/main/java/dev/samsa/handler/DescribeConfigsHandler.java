@@ -88,15 +88,16 @@ final class DescribeConfigsHandler implements ApiHandler {
                 synonyms.add(new DescribeConfigsSynonym().setName(s.name()).setValue(s.value()).setSource(source(s.source())));
             }
         }
-        return new DescribeConfigsResourceResult()
+        DescribeConfigsResourceResult result = new DescribeConfigsResourceResult()
                 .setName(e.name())
                 .setValue(e.value())
                 .setReadOnly(e.readOnly())
                 .setIsSensitive(false)
                 .setConfigSource(source(e.source()))
                 .setSynonyms(synonyms)
-                .setConfigType(e.type() == null ? ConfigType.UNKNOWN.id() : ConfigType.valueOf(e.type().name()).id())
-                .setDocumentation(docs ? e.documentation() : null);
+                .setConfigType(e.type() == null ? ConfigType.UNKNOWN.id() : ConfigType.valueOf(e.type().name()).id());
+        // A config Samsa has no documentation for keeps the message's default (""), as it always has.
+        return e.documentation() == null ? result : result.setDocumentation(docs ? e.documentation() : null);
     }
 
     static byte source(ConfigEntry.Source source) {
