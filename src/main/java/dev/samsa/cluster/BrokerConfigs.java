@@ -75,11 +75,11 @@ public final class BrokerConfigs {
         this.dynamicClusterDefaults = dynamicClusterDefaults;
     }
 
-    public static boolean isKnown(String name) {
+    static boolean isKnown(String name) {
         return DEF.names().contains(name);
     }
 
-    public static Set<String> names() {
+    static Set<String> names() {
         return DEF.names();
     }
 
@@ -87,7 +87,7 @@ public final class BrokerConfigs {
      * Kafka's own default of a known config, as its DEFAULT_CONFIG synonym shows it; null where Kafka has none, though
      * Samsa then describes the value the alias gives.
      */
-    public static String kafkaDefault(String name) {
+    static String kafkaDefault(String name) {
         ConfigDef.ConfigKey key = DEF.configKeys().get(name);
         if (key.defaultValue == null || NO_KAFKA_DEFAULT.contains(name)) {
             return null;
@@ -95,7 +95,7 @@ public final class BrokerConfigs {
         return ConfigDef.convertToString(key.defaultValue, key.type);
     }
 
-    public static boolean isReadOnly(String name) {
+    static boolean isReadOnly(String name) {
         return READ_ONLY.contains(name);
     }
 
@@ -114,10 +114,10 @@ public final class BrokerConfigs {
     }
 
     /** A broker config's value and where it comes from. */
-    public record Value(String name, String value, ConfigEntry.Source source) {
+    record Value(String name, String value, ConfigEntry.Source source) {
     }
 
-    public Value describe(String name) {
+    Value describe(String name) {
         if (dynamicBrokerConfigs.containsKey(name)) {
             return new Value(name, dynamicBrokerConfigs.get(name), ConfigEntry.Source.DYNAMIC_BROKER_CONFIG);
         }
@@ -154,11 +154,11 @@ public final class BrokerConfigs {
         return Boolean.parseBoolean(get(name).trim());
     }
 
-    public Map<String, String> dynamicBrokerConfigs() {
+    Map<String, String> dynamicBrokerConfigs() {
         return dynamicBrokerConfigs;
     }
 
-    public Map<String, String> dynamicClusterDefaults() {
+    Map<String, String> dynamicClusterDefaults() {
         return dynamicClusterDefaults;
     }
 }

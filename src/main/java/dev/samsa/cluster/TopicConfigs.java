@@ -76,15 +76,15 @@ public final class TopicConfigs {
         SERVER_DEFAULT_PROPERTY.put(name, serverDefault);
     }
 
-    public static boolean isKnown(String name) {
+    static boolean isKnown(String name) {
         return SERVER_DEFAULT_PROPERTY.containsKey(name);
     }
 
-    public static Set<String> names() {
+    static Set<String> names() {
         return SERVER_DEFAULT_PROPERTY.keySet();
     }
 
-    public static String serverDefaultProperty(String name) {
+    static String serverDefaultProperty(String name) {
         return SERVER_DEFAULT_PROPERTY.get(name);
     }
 
@@ -98,16 +98,16 @@ public final class TopicConfigs {
         return null;
     }
 
-    public static Type type(String name) {
+    static Type type(String name) {
         return DEF.configKeys().get(name).type;
     }
 
-    public static String documentation(String name) {
+    static String documentation(String name) {
         return DEF.configKeys().get(name).documentation;
     }
 
     /** Kafka's default, as DescribeConfigs shows it. */
-    public static String kafkaDefault(String name) {
+    static String kafkaDefault(String name) {
         ConfigDef.ConfigKey key = DEF.configKeys().get(name);
         return ConfigDef.convertToString(key.defaultValue, key.type);
     }
