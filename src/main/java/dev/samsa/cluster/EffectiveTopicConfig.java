@@ -16,24 +16,36 @@ import org.apache.kafka.common.record.TimestampType;
  */
 public final class EffectiveTopicConfig {
 
-    private final AbstractConfig values;
+    /** Every topic config, parsed: what DescribeConfigs shows. */
+    private final Map<String, Object> parsed;
     private final LogConfig logConfig;
+    private final List<String> cleanupPolicy;
+    private final int minInsyncReplicas;
+    private final boolean uncleanLeaderElectionEnable;
+    private final long retentionMs;
+    private final long retentionBytes;
 
     /** @param props values by topic config name, validated; a name left out takes Kafka's default */
     EffectiveTopicConfig(Map<String, String> props) {
-        this.values = new AbstractConfig(TopicConfigs.DEF, props, false);
+        AbstractConfig config = new AbstractConfig(TopicConfigs.DEF, props, false);
+        this.parsed = Map.copyOf(config.values());
+        this.cleanupPolicy = List.copyOf(config.getList(CLEANUP_POLICY_CONFIG));
+        this.minInsyncReplicas = config.getInt(MIN_IN_SYNC_REPLICAS_CONFIG);
+        this.uncleanLeaderElectionEnable = config.getBoolean(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG);
+        this.retentionMs = config.getLong(RETENTION_MS_CONFIG);
+        this.retentionBytes = config.getLong(RETENTION_BYTES_CONFIG);
         this.logConfig = new LogConfig(
-                values.getInt(SEGMENT_BYTES_CONFIG),
-                values.getLong(SEGMENT_MS_CONFIG),
-                values.getInt(MAX_MESSAGE_BYTES_CONFIG),
-                "LogAppendTime".equals(values.getString(MESSAGE_TIMESTAMP_TYPE_CONFIG))
+                config.getInt(SEGMENT_BYTES_CONFIG),
+                config.getLong(SEGMENT_MS_CONFIG),
+                config.getInt(MAX_MESSAGE_BYTES_CONFIG),
+                "LogAppendTime".equals(config.getString(MESSAGE_TIMESTAMP_TYPE_CONFIG))
                         ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
-                values.getLong(FLUSH_MESSAGES_INTERVAL_CONFIG),
-                values.getLong(FLUSH_MS_CONFIG),
-                values.getInt(INDEX_INTERVAL_BYTES_CONFIG),
-                cleanupPolicy().contains(CLEANUP_POLICY_COMPACT),
-                values.getLong(MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG),
-                values.getLong(MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG));
+                config.getLong(FLUSH_MESSAGES_INTERVAL_CONFIG),
+                config.getLong(FLUSH_MS_CONFIG),
+                config.getInt(INDEX_INTERVAL_BYTES_CONFIG),
+                cleanupPolicy.contains(CLEANUP_POLICY_COMPACT),
+                config.getLong(MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG),
+                config.getLong(MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG));
     }
 
     /** What the partition logs of the topic obey on this broker. */
@@ -42,32 +54,32 @@ public final class EffectiveTopicConfig {
     }
 
     public List<String> cleanupPolicy() {
-        return values.getList(CLEANUP_POLICY_CONFIG);
+        return cleanupPolicy;
     }
 
     /** Whether retention and DeleteRecords may drop records: cleanup.policy contains "delete". */
     public boolean delete() {
-        return cleanupPolicy().contains(CLEANUP_POLICY_DELETE);
+        return cleanupPolicy.contains(CLEANUP_POLICY_DELETE);
     }
 
     public int minInsyncReplicas() {
-        return values.getInt(MIN_IN_SYNC_REPLICAS_CONFIG);
+        return minInsyncReplicas;
     }
 
     public boolean uncleanLeaderElectionEnable() {
-        return values.getBoolean(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG);
+        return uncleanLeaderElectionEnable;
     }
 
     public long retentionMs() {
-        return values.getLong(RETENTION_MS_CONFIG);
+        return retentionMs;
     }
 
     public long retentionBytes() {
-        return values.getLong(RETENTION_BYTES_CONFIG);
+        return retentionBytes;
     }
 
     /** The value of any topic config as DescribeConfigs shows it. */
     public String valueString(String name) {
-        return ConfigDef.convertToString(values.values().get(name), TopicConfigs.type(name));
+        return ConfigDef.convertToString(parsed.get(name), TopicConfigs.type(name));
     }
 }
