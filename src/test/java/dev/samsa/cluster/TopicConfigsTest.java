@@ -3,6 +3,7 @@ package dev.samsa.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.samsa.log.LogConfig;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +53,25 @@ class TopicConfigsTest {
         assertThat(config.delete()).isFalse();
         assertThat(config.logConfig().compact()).isTrue();
         assertThat(config.logConfig().timestampType()).isEqualTo(TimestampType.LOG_APPEND_TIME);
+    }
+
+    @Test
+    void everyLogConfigFieldComesFromItsOwnTopicConfig() {
+        Map<String, String> overrides = new HashMap<>();
+        overrides.put("segment.bytes", "2097152");
+        overrides.put("segment.ms", "11");
+        overrides.put("max.message.bytes", "12");
+        overrides.put("message.timestamp.type", "LogAppendTime");
+        overrides.put("flush.messages", "13");
+        overrides.put("flush.ms", "14");
+        overrides.put("index.interval.bytes", "15");
+        overrides.put("cleanup.policy", "compact");
+        overrides.put("message.timestamp.before.max.ms", "16");
+        overrides.put("message.timestamp.after.max.ms", "17");
+
+        LogConfig log = TopicConfigs.effective(overrides, broker(Map.of())).logConfig();
+
+        assertThat(log).isEqualTo(new LogConfig(2_097_152, 11, 12, TimestampType.LOG_APPEND_TIME, 13, 14, 15, true, 16, 17));
     }
 
     @Test
