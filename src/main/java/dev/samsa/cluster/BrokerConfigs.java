@@ -30,6 +30,7 @@ public final class BrokerConfigs {
         define("broker.id", Type.INT, "-1");
         define("default.replication.factor", Type.INT, "1");
         define("delete.topic.enable", Type.BOOLEAN, "true");
+        // Samsa's test default (DESIGN.md); Kafka's is 3000, and DescribeConfigs shows 0 as DEFAULT_CONFIG.
         define("group.initial.rebalance.delay.ms", Type.INT, "0");
         define("group.max.session.timeout.ms", Type.INT, "1800000");
         define("group.max.size", Type.INT, "2147483647");
@@ -42,6 +43,7 @@ public final class BrokerConfigs {
         define("offsets.commit.timeout.ms", Type.INT, "5000");
         define("offsets.retention.check.interval.ms", Type.LONG, "600000");
         define("offsets.retention.minutes", Type.INT, "10080");
+        // Small so that a cluster starts fast (DESIGN.md); Kafka's is 50.
         define("offsets.topic.num.partitions", Type.INT, "5");
         define("offsets.topic.replication.factor", Type.SHORT, "3");
         define("replica.lag.time.max.ms", Type.LONG, "30000");
