@@ -24,15 +24,12 @@ import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.record.TimestampType;
 
 /**
  * The controller's view: brokers, topics, partitions and their replica logs, kept through {@link MetadataStore} in a file per
@@ -201,11 +198,7 @@ public final class ClusterMetadata {
             FileDescriptorBudget.check((long) count * rf);
             replicas = ReplicaPlacement.assign(new ArrayList<>(alive), count, rf, 0, random);
         }
-        try {
-            TopicConfigs.validate(configs);
-        } catch (ConfigException e) {
-            throw new InvalidConfigurationException(e.getMessage());
-        }
+        TopicConfigs.validate(configs);
         if (validateOnly) {
             Topic preview = new Topic(name, Uuid.ZERO_UUID, configs);
             for (int p = 0; p < replicas.size(); p++) {
@@ -319,25 +312,13 @@ public final class ClusterMetadata {
         return topic;
     }
 
-    public Map<String, Object> effectiveConfigs(Topic topic, int brokerId) {
-        return TopicConfigs.effective(topic.configs(), brokerConfigs(brokerId));
+    /** The topic's configs as {@code brokerId} applies them, parsed once until the topic's or the broker's change. */
+    public EffectiveTopicConfig effectiveConfig(Topic topic, int brokerId) {
+        return topic.effectiveConfig(brokerId, id -> TopicConfigs.effective(topic.configs(), brokerConfigs(id)));
     }
 
     LogConfig logConfig(Topic topic, int brokerId) {
-        Map<String, Object> c = effectiveConfigs(topic, brokerId);
-        @SuppressWarnings("unchecked")
-        List<String> cleanup = (List<String>) c.get("cleanup.policy");
-        return new LogConfig(
-                (Integer) c.get("segment.bytes"),
-                (Long) c.get("segment.ms"),
-                (Integer) c.get("max.message.bytes"),
-                "LogAppendTime".equals(c.get("message.timestamp.type")) ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
-                (Long) c.get("flush.messages"),
-                (Long) c.get("flush.ms"),
-                (Integer) c.get("index.interval.bytes"),
-                cleanup.contains("compact"),
-                (Long) c.get("message.timestamp.before.max.ms"),
-                (Long) c.get("message.timestamp.after.max.ms"));
+        return effectiveConfig(topic, brokerId).logConfig();
     }
 
     private void addPartition(Topic topic, List<Integer> replicas) {

@@ -57,7 +57,7 @@ public final class ReplicaManager {
         if (partition.highWatermark() < requiredOffset) {
             return null;
         }
-        int minIsr = (Integer) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("min.insync.replicas");
+        int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
         return partition.isr().size() < minIsr
                 ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND
                 : Errors.NONE;
@@ -87,7 +87,7 @@ public final class ReplicaManager {
     public LogAppendInfo appendAsLeader(int brokerId, TopicPartition tp, MemoryRecords records, short acks) {
         Partition partition = leaderPartition(brokerId, tp);
         if (acks == -1) {
-            int minIsr = (Integer) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("min.insync.replicas");
+            int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
             if (partition.isrSeenBy(brokerId).size() < minIsr) {
                 throw new NotEnoughReplicasException("The size of the current ISR " + partition.isrSeenBy(brokerId)
                         + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition " + tp);

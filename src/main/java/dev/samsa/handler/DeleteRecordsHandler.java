@@ -4,7 +4,6 @@ import dev.samsa.cluster.Partition;
 import dev.samsa.event.RecordsDeleted;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.wire.KafkaRequest;
-import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -66,10 +65,7 @@ final class DeleteRecordsHandler implements ApiHandler {
             throw new InvalidTopicException("Cannot delete records of internal topic " + tp.topic());
         }
         Partition partition = broker.replicaManager().leaderPartition(broker.brokerId(), tp);
-        @SuppressWarnings("unchecked")
-        List<String> cleanupPolicy = (List<String>) broker.cluster().metadata()
-                .effectiveConfigs(partition.topic(), broker.brokerId()).get("cleanup.policy");
-        if (!cleanupPolicy.contains("delete")) {
+        if (!broker.cluster().metadata().effectiveConfig(partition.topic(), broker.brokerId()).delete()) {
             throw new PolicyViolationException("Records of partition " + tp + " can not be deleted due to the configured policy");
         }
         long offset = requested == DeleteRecordsRequest.HIGH_WATERMARK ? partition.highWatermark() : requested;
