@@ -258,9 +258,7 @@ public final class Controller {
         partition.setIsr(isr);
         cluster.timeline().record("IsrShrunk", partition.topicPartition() + " isr=" + isr + " removed=" + follower
                 + " reason=" + reason);
-        if (partition.maybeAdvanceHighWatermark()) {
-            highWatermarkMoved(partition);
-        }
+        cluster.replicaManager().maybeIncrementLeaderHighWatermark(partition);
         cluster.purgatory().checkAndComplete(partition.topicPartition());
     }
 
@@ -291,11 +289,5 @@ public final class Controller {
                 removeFromIsr(partition, follower, "not caught up for more than replica.lag.time.max.ms=" + maxLag);
             }
         });
-    }
-
-    void highWatermarkMoved(Partition partition) {
-        cluster.timeline().recordCoalesced("HighWatermark", partition.topicPartition().toString(),
-                partition.topicPartition() + " hw=" + partition.highWatermark());
-        cluster.purgatory().checkAndComplete(partition.topicPartition());
     }
 }

@@ -173,9 +173,7 @@ public final class Reassignments {
             }
         }
         cluster.metadata().persist(partition.topic());
-        if (partition.maybeAdvanceHighWatermark()) {
-            cluster.controller().highWatermarkMoved(partition);
-        }
+        cluster.replicaManager().maybeIncrementLeaderHighWatermark(partition);
         if (partition.isOnline()) {
             cluster.fetcher().replicateSoon(partition);
         }

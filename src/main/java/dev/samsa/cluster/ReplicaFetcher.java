@@ -22,7 +22,7 @@ public final class ReplicaFetcher {
 
     private final ClusterState cluster;
 
-    public ReplicaFetcher(ClusterState cluster) {
+    ReplicaFetcher(ClusterState cluster) {
         this.cluster = cluster;
     }
 
@@ -104,9 +104,7 @@ public final class ReplicaFetcher {
             cluster.scheduler().cancel(Controller.lagTimerKey(partition, follower));
             cluster.controller().maybeExpandIsr(partition, follower);
         }
-        if (partition.maybeAdvanceHighWatermark()) {
-            cluster.controller().highWatermarkMoved(partition);
-        }
+        cluster.replicaManager().maybeIncrementLeaderHighWatermark(partition);
         return truncated || followerLog.logEndOffset() != before;
     }
 

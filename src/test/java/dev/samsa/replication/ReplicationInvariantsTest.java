@@ -9,13 +9,13 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Controller;
 import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.DelayedOperations;
+import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ProducerIdManager;
 import dev.samsa.cluster.ReplicaManager;
 import dev.samsa.event.ClusterEvent;
 import dev.samsa.event.Timeline;
 import dev.samsa.fault.FaultState;
-import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.log.store.MappedStores;
 import dev.samsa.time.ClusterClock;
@@ -329,8 +329,8 @@ class ReplicationInvariantsTest {
                 batch.add(value);
                 records[i] = new SimpleRecord(value.getBytes(StandardCharsets.UTF_8));
             }
-            ReplicaManager replicaManager = new ReplicaManager(state);
-            LogAppendInfo info;
+            ReplicaManager replicaManager = state.replicaManager();
+            LogAppendResult info;
             try {
                 info = replicaManager.appendAsLeader(target, TP, MemoryRecords.withRecords(Compression.NONE, records), (short) p.acks());
             } catch (ApiException e) {
