@@ -51,8 +51,7 @@ public final class Faults {
     public Faults pauseReplication(String topic, int partition, int brokerId) {
         loop.call(() -> {
             Partition p = follower(topic, partition, brokerId);
-            state.faults().pause(p.topicPartition(), brokerId);
-            state.controller().followerStalled(p, brokerId);
+            state.fetcher().pause(p, brokerId);
             state.timeline().record("FaultApplied", "pause replication of " + p.topicPartition() + " to broker=" + brokerId);
             return null;
         });

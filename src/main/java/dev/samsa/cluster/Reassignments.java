@@ -164,7 +164,7 @@ public final class Reassignments {
             }
         }
         for (int broker : removed) {
-            cluster.scheduler().cancel(Controller.lagTimerKey(partition, broker));
+            cluster.scheduler().cancel(ReplicaManager.lagTimerKey(partition, broker));
             PartitionLog log = partition.detachLog(broker);
             if (log != null) {
                 log.delete();

@@ -39,8 +39,51 @@ public final class ReplicaFetcher {
             return;
         }
         for (int follower : partition.followers()) {
-            fetch(partition, follower);
+            fetchFromLeader(partition, follower);
         }
+    }
+
+    /**
+     * The follower's fetch reaches the leader at once, or, with latency injected on either broker, that much wall time
+     * later (both brokers' latency: the fetch and its answer cross both). One fetch is in flight per follower; it
+     * catches up with whatever the leader has when it arrives. Meanwhile the follower falls behind, in cluster time,
+     * as a slow follower does.
+     */
+    void fetchFromLeader(Partition partition, int follower) {
+        long latencyMs = cluster.faults().latencyMs(partition.leader()) + cluster.faults().latencyMs(follower);
+        if (latencyMs == 0) {
+            fetch(partition, follower);
+            return;
+        }
+        String key = "replica-fetch-" + partition.topicPartition() + "-" + follower;
+        if (!cluster.scheduler().isScheduled(key)) {
+            cluster.scheduler().scheduleWall(key, latencyMs, () -> {
+                if (cluster.metadata().partition(partition.topicPartition()) == partition && partition.isOnline()
+                        && partition.leader() != follower) {
+                    fetch(partition, follower);
+                }
+            });
+        }
+    }
+
+    /** Whether {@code follower} can fetch from its leader now: both up, not paused, not cut apart. */
+    boolean isFetching(Partition partition, int follower) {
+        return partition.leaderLog() != null && partition.log(follower) != null
+                && !cluster.faults().isPaused(partition.topicPartition(), follower)
+                && cluster.faults().canReplicate(partition.leader(), follower);
+    }
+
+    /**
+     * The pause fault: the follower on {@code follower} stops fetching. It fetched continuously until now, so if it
+     * had everything it was caught up until now; from here on it falls behind, and leaves the ISR, as any follower
+     * that does not fetch.
+     */
+    public void pause(Partition partition, int follower) {
+        if (partition.isOnline()) {
+            partition.followerCaughtUpAt(follower, cluster.nowMs());
+        }
+        cluster.faults().pause(partition.topicPartition(), follower);
+        cluster.replicaManager().scheduleLagCheck(partition, follower);
     }
 
     /** One follower catches up as far as it can, one fetch after another; returns whether its log moved. */
@@ -48,8 +91,7 @@ public final class ReplicaFetcher {
         PartitionLog leaderLog = partition.leaderLog();
         PartitionLog followerLog = partition.log(follower);
         Partition.FollowerState state = partition.follower(follower);
-        if (leaderLog == null || followerLog == null || cluster.faults().isPaused(partition.topicPartition(), follower)
-                || !cluster.faults().canReplicate(partition.leader(), follower)) {
+        if (!isFetching(partition, follower)) {
             return false;
         }
         long before = followerLog.logEndOffset();
@@ -101,7 +143,7 @@ public final class ReplicaFetcher {
             followerLog.deleteRecordsBefore(leaderLog.logStartOffset());
         }
         if (partition.isFollowerCaughtUp(follower)) {
-            cluster.scheduler().cancel(Controller.lagTimerKey(partition, follower));
+            cluster.scheduler().cancel(ReplicaManager.lagTimerKey(partition, follower));
             cluster.controller().maybeExpandIsr(partition, follower);
         }
         cluster.replicaManager().maybeIncrementLeaderHighWatermark(partition);

@@ -117,13 +117,22 @@ public final class ReplicaManager {
             }
         }
         PartitionLog log = partition.log(brokerId);
+        boolean stale = partition.isStaleLeader(brokerId);
+        if (!stale) {
+            for (int follower : partition.followers()) {
+                if (cluster.fetcher().isFetching(partition, follower)) {
+                    partition.followerCaughtUpAt(follower, cluster.nowMs());
+                }
+            }
+        }
         LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs());
         scheduleFlush(partition, brokerId, log);
-        if (partition.isStaleLeader(brokerId)) {
+        if (stale) {
             cluster.timeline().recordCoalesced("StaleLeaderAppend", tp + "@" + brokerId, tp + " broker=" + brokerId
                     + " epoch=" + partition.leaderEpochSeenBy(brokerId) + " logEndOffset=" + log.logEndOffset());
         } else {
             maybeIncrementLeaderHighWatermark(partition);
+            partition.isr().forEach(follower -> scheduleLagCheck(partition, follower));
             if (partition.replicas().size() > 1) {
                 cluster.fetcher().replicateSoon(partition);
             }
@@ -265,6 +274,43 @@ public final class ReplicaManager {
             cluster.timeline().recordCoalesced("HighWatermark", partition.topicPartition().toString(),
                     partition.topicPartition() + " hw=" + partition.highWatermark());
             cluster.purgatory().checkAndComplete(partition.topicPartition());
+        }
+    }
+
+    static String lagTimerKey(Partition partition, int follower) {
+        return "isr-lag-" + partition.topicPartition() + "-" + follower;
+    }
+
+    /**
+     * Arms Kafka's Partition.maybeShrinkIsr for one in-sync follower, at the first moment it can be out of sync:
+     * replica.lag.time.max.ms after it was last caught up. Follower progress drives it, whatever keeps the follower
+     * behind (paused, slowed, cut off, never fetching in a new epoch): an append that leaves it behind arms it, a
+     * fetch that catches it up disarms it. An age deadline (DESIGN.md): a jump of the manual clock past it fires it.
+     */
+    void scheduleLagCheck(Partition partition, int follower) {
+        if (!partition.isOnline() || follower == partition.leader() || !partition.isr().contains(follower)) {
+            return;
+        }
+        long maxLagMs = cluster.metadata().brokerConfigs(partition.leader()).getLong("replica.lag.time.max.ms");
+        cluster.scheduler().schedule(lagTimerKey(partition, follower), partition.follower(follower).lastCaughtUpMs + maxLagMs + 1,
+                () -> maybeShrinkIsr(partition, follower, maxLagMs));
+    }
+
+    /** In sync is caught up and fetching, or caught up within replica.lag.time.max.ms; out of sync leaves the ISR. */
+    private void maybeShrinkIsr(Partition partition, int follower, long maxLagMs) {
+        if (cluster.metadata().partition(partition.topicPartition()) != partition || !partition.isOnline()
+                || follower == partition.leader() || !partition.isr().contains(follower)) {
+            return;
+        }
+        // A Kafka follower that can reach its leader never stops fetching: this one gets its fetch now.
+        cluster.fetcher().fetchFromLeader(partition, follower);
+        if (partition.isFollowerCaughtUp(follower) && cluster.fetcher().isFetching(partition, follower)) {
+            return;
+        }
+        if (cluster.nowMs() - partition.follower(follower).lastCaughtUpMs > maxLagMs) {
+            cluster.controller().removeFromIsr(partition, follower, "not caught up for more than replica.lag.time.max.ms=" + maxLagMs);
+        } else {
+            scheduleLagCheck(partition, follower);
         }
     }
 

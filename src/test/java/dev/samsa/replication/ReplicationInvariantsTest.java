@@ -253,8 +253,7 @@ class ReplicationInvariantsTest {
             } else if (step instanceof Pause p) {
                 int follower = partition().replicas().get(p.replica());
                 if (paused.add(follower)) {
-                    state.faults().pause(TP, follower);
-                    controller.followerStalled(partition(), follower);
+                    state.fetcher().pause(partition(), follower);
                 }
             } else if (step instanceof Resume r) {
                 int follower = partition().replicas().get(r.replica());
