@@ -43,7 +43,7 @@ final class FetchHandler implements ApiHandler {
         for (Topic t : broker.cluster().metadata().topics()) {
             topicNames.put(t.id(), t.name());
         }
-        FetchSessionCache.Context context = broker.fetchSessions().newContext(body.metadata(), body.fetchData(topicNames),
+        FetchContext context = broker.fetchSessions().newContext(body.metadata(), body.fetchData(topicNames),
                 body.forgottenTopics(topicNames));
         if (context.error != Errors.NONE) {
             request.respond(FetchResponse.of(context.error, 0, 0,
@@ -67,11 +67,11 @@ final class FetchHandler implements ApiHandler {
     private static final class DelayedFetch extends DelayedOperation {
         private final KafkaRequest request;
         private final FetchRequest body;
-        private final FetchSessionCache.Context context;
+        private final FetchContext context;
         private final BrokerContext broker;
         private LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> result;
 
-        DelayedFetch(KafkaRequest request, FetchRequest body, FetchSessionCache.Context context, BrokerContext broker) {
+        DelayedFetch(KafkaRequest request, FetchRequest body, FetchContext context, BrokerContext broker) {
             this.request = request;
             this.body = body;
             this.context = context;
