@@ -120,7 +120,7 @@ public final class ReplicaManager {
         boolean stale = partition.isStaleLeader(brokerId);
         if (!stale) {
             for (int follower : partition.followers()) {
-                if (cluster.fetcher().isFetching(partition, follower)) {
+                if (cluster.fetcher().canFetch(partition, follower)) {
                     partition.followerCaughtUpAt(follower, cluster.nowMs());
                 }
             }
@@ -304,7 +304,7 @@ public final class ReplicaManager {
         }
         // A Kafka follower that can reach its leader never stops fetching: this one gets its fetch now.
         cluster.fetcher().fetchFromLeader(partition, follower);
-        if (partition.isFollowerCaughtUp(follower) && cluster.fetcher().isFetching(partition, follower)) {
+        if (partition.isFollowerCaughtUp(follower) && cluster.fetcher().canFetch(partition, follower)) {
             return;
         }
         if (cluster.nowMs() - partition.follower(follower).lastCaughtUpMs > maxLagMs) {
