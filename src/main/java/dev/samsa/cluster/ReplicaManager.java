@@ -1,5 +1,8 @@
 package dev.samsa.cluster;
 
+import dev.samsa.event.HighWatermark;
+import dev.samsa.event.RecordsDeleted;
+import dev.samsa.event.StaleLeaderAppend;
 import dev.samsa.log.EpochEndOffset;
 import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
@@ -128,8 +131,8 @@ public final class ReplicaManager {
         LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs());
         scheduleFlush(partition, brokerId, log);
         if (stale) {
-            cluster.timeline().recordCoalesced("StaleLeaderAppend", tp + "@" + brokerId, tp + " broker=" + brokerId
-                    + " epoch=" + partition.leaderEpochSeenBy(brokerId) + " logEndOffset=" + log.logEndOffset());
+            cluster.timeline().record(new StaleLeaderAppend(tp.topic(), tp.partition(), brokerId,
+                    partition.leaderEpochSeenBy(brokerId), log.logEndOffset()));
         } else {
             maybeIncrementLeaderHighWatermark(partition);
             partition.isr().forEach(follower -> scheduleLagCheck(partition, follower));
@@ -246,7 +249,7 @@ public final class ReplicaManager {
         long before = log.logStartOffset();
         long after = log.deleteRecordsBefore(offset);
         if (after != before) {
-            cluster.timeline().record("RecordsDeleted", tp + " logStartOffset=" + after + " on broker " + brokerId);
+            cluster.timeline().record(new RecordsDeleted(tp.topic(), tp.partition(), after, brokerId));
         }
         return after;
     }
@@ -271,8 +274,7 @@ public final class ReplicaManager {
      */
     void maybeIncrementLeaderHighWatermark(Partition partition) {
         if (partition.maybeAdvanceHighWatermark()) {
-            cluster.timeline().recordCoalesced("HighWatermark", partition.topicPartition().toString(),
-                    partition.topicPartition() + " hw=" + partition.highWatermark());
+            cluster.timeline().record(new HighWatermark(partition.topic().name(), partition.index(), partition.highWatermark()));
             cluster.purgatory().checkAndComplete(partition.topicPartition());
         }
     }

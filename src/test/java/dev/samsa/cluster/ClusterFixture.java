@@ -1,6 +1,7 @@
 package dev.samsa.cluster;
 
 import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.TimedEvent;
 import dev.samsa.event.Timeline;
 import dev.samsa.fault.FaultState;
 import dev.samsa.log.store.MappedStores;
@@ -100,8 +101,8 @@ final class ClusterFixture implements AutoCloseable {
         return call(() -> state.metadata().partition(tp).isr());
     }
 
-    List<ClusterEvent> events(String type) {
-        return state.timeline().matching(e -> e.type().equals(type));
+    <T extends ClusterEvent> List<T> events(Class<T> type) {
+        return state.timeline().events().stream().map(TimedEvent::event).filter(type::isInstance).map(type::cast).toList();
     }
 
     @Override

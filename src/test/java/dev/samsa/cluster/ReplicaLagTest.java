@@ -2,6 +2,7 @@ package dev.samsa.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.samsa.event.IsrShrunk;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -31,7 +32,7 @@ class ReplicaLagTest {
             // A day without writes: the follower has everything, nothing to fetch, and no reason to leave.
             cluster.advance(Duration.ofDays(1).toMillis());
             assertThat(cluster.isr(TP)).containsExactly(1, 2);
-            assertThat(cluster.events("IsrShrunk")).isEmpty();
+            assertThat(cluster.events(IsrShrunk.class)).isEmpty();
         }
     }
 
@@ -50,8 +51,11 @@ class ReplicaLagTest {
             assertThat(cluster.isr(TP)).as("exactly at the limit: still in sync").containsExactly(1, 2);
             cluster.advance(1);
             assertThat(cluster.isr(TP)).as("1 ms past it, its fetch still in flight: out").containsExactly(1);
-            assertThat(cluster.events("IsrShrunk")).singleElement()
-                    .satisfies(e -> assertThat(e.details()).contains("removed=2", "replica.lag.time.max.ms=10000"));
+            assertThat(cluster.events(IsrShrunk.class)).singleElement()
+                    .satisfies(e -> {
+                        assertThat(e.removed()).isEqualTo(2);
+                        assertThat(e.reason()).contains("replica.lag.time.max.ms=10000");
+                    });
             assertThat(cluster.call(() -> cluster.state.metadata().partition(TP).highWatermark()))
                     .as("the leader alone in the ISR: its log end offset is the high watermark").isEqualTo(2);
 

@@ -3,6 +3,8 @@ package dev.samsa.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.samsa.event.HighWatermark;
+import dev.samsa.event.RecordsDeleted;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -141,8 +143,8 @@ class ReplicaManagerTest {
         assertThatThrownBy(() -> cluster.call(() -> replicaManager.deleteRecords(1, tp, 2)))
                 .isInstanceOf(OffsetOutOfRangeException.class).hasMessageContaining("high watermark 1");
         assertThat(cluster.call(() -> replicaManager.deleteRecords(1, tp, ReplicaManager.DELETE_TO_HIGH_WATERMARK))).isEqualTo(1);
-        assertThat(cluster.events("RecordsDeleted")).singleElement()
-                .satisfies(e -> assertThat(e.details()).contains("logStartOffset=1"));
+        assertThat(cluster.events(RecordsDeleted.class)).singleElement()
+                .satisfies(e -> assertThat(e.logStartOffset()).isEqualTo(1));
         assertThat(cluster.call(() -> replicaManager.deleteRecords(1, tp, 0))).as("below the log start: nothing changes").isEqualTo(1);
     }
 
@@ -181,7 +183,7 @@ class ReplicaManagerTest {
         });
         // The replication task runs right after that one, before the next call.
         assertThat(cluster.call(() -> List.copyOf(completedAt))).as("completed once, by the high watermark's move").containsExactly(3L);
-        assertThat(cluster.events("HighWatermark")).last().satisfies(e -> assertThat(e.details()).contains("hw=3"));
+        assertThat(cluster.events(HighWatermark.class)).last().satisfies(e -> assertThat(e.highWatermark()).isEqualTo(3));
     }
 
     @Test
