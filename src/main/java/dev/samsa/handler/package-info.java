@@ -4,7 +4,7 @@
  *
  * <p>The loop contract. Network threads decode a request and queue it; every handler runs on the cluster loop, one
  * request at a time, so it reads and changes cluster state without locks. A handler translates wire to domain and
- * back, nothing more: it checks what only the wire can tell (versions, duplicate entries, acks values), calls the
+ * back, nothing more: it checks what only the wire can tell (such as versions, duplicate entries, acks values), calls the
  * domain ({@code ReplicaManager}, {@code Controller}, the group coordinator) with plain values, and turns the small
  * results it gets back ({@code LogReadResult}, {@code LogAppendResult}, ...) into the response message. Handlers never
  * touch {@code dev.samsa.log}; the domain never sees a request or response message of kafka-clients.
