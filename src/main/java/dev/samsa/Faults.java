@@ -55,8 +55,7 @@ public final class Faults {
     public Faults pauseReplication(String topic, int partition, int brokerId) {
         loop.call(() -> {
             Partition p = follower(topic, partition, brokerId);
-            state.faults().pause(p.topicPartition(), brokerId);
-            state.controller().followerStalled(p, brokerId);
+            state.fetcher().pause(p, brokerId);
             state.timeline().record(new ReplicationPaused(p.topic().name(), p.index(), brokerId));
             return null;
         });
@@ -74,7 +73,11 @@ public final class Faults {
         return this;
     }
 
-    /** Delays every response of {@code brokerId} by {@code latency} of wall time; zero removes it. */
+    /**
+     * Delays every response of {@code brokerId} by {@code latency} of wall time, replica fetches to and from it
+     * included: a follower on it that falls behind for longer than replica.lag.time.max.ms of cluster time leaves the
+     * ISR, and rejoins once caught up. Zero removes it.
+     */
     public Faults latency(int brokerId, Duration latency) {
         cluster.broker(brokerId);
         loop.call(() -> {

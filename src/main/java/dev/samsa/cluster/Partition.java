@@ -255,6 +255,18 @@ public final class Partition {
         followers.get(follower).updateFetchState(fetchOffset, followerLogStartOffset, leaderLog().logEndOffset(), nowMs);
     }
 
+    /**
+     * A follower that has everything and is still fetching at {@code nowMs} is caught up then. Kafka's followers fetch
+     * continuously, so their leader sees this all the time; Samsa's fetch only when there is something to fetch, so
+     * the leader is told at the moments it matters: before an append leaves the follower behind, and when it stops.
+     */
+    void followerCaughtUpAt(int follower, long nowMs) {
+        if (isFollowerCaughtUp(follower)) {
+            FollowerState state = followers.get(follower);
+            state.lastCaughtUpMs = Math.max(state.lastCaughtUpMs, nowMs);
+        }
+    }
+
     /** Whether the leader knows {@code follower} to have everything it has (a fetch at its log end offset). */
     boolean isFollowerCaughtUp(int follower) {
         PartitionLog leaderLog = leaderLog();

@@ -3,6 +3,7 @@ package dev.samsa.group;
 import dev.samsa.cluster.BrokerConfigs;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.DelayedOperation;
+import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ReplicaManager;
 import dev.samsa.cluster.Topic;
@@ -18,7 +19,6 @@ import dev.samsa.group.classic.ClassicGroups;
 import dev.samsa.group.classic.JoinRequest;
 import dev.samsa.group.classic.JoinResult;
 import dev.samsa.group.classic.SyncResult;
-import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -345,8 +345,8 @@ public final class GroupCoordinator {
 
     Write append(CoordinatorShard shard, SimpleRecord... records) {
         TopicPartition tp = new TopicPartition(OFFSETS_TOPIC, shard.partition);
-        LogAppendInfo info = new ReplicaManager(cluster).appendAsLeader(shard.brokerId, tp, GroupRecords.batch(records), (short) 1);
-        return new Write(shard.partition, shard.brokerId, cluster.metadata().partition(tp).leaderEpoch(), info.lastOffset() + 1);
+        LogAppendResult appended = cluster.replicaManager().appendAsLeader(shard.brokerId, tp, GroupRecords.batch(records), (short) 1);
+        return new Write(shard.partition, shard.brokerId, cluster.metadata().partition(tp).leaderEpoch(), appended.lastOffset() + 1);
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Controller;
 import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.DelayedOperations;
+import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ProducerIdManager;
 import dev.samsa.cluster.ReplicaManager;
@@ -17,7 +18,6 @@ import dev.samsa.event.TimedEvent;
 import dev.samsa.event.Timeline;
 import dev.samsa.event.Truncated;
 import dev.samsa.fault.FaultState;
-import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.log.store.MappedStores;
@@ -255,8 +255,7 @@ class ReplicationInvariantsTest {
             } else if (step instanceof Pause p) {
                 int follower = partition().replicas().get(p.replica());
                 if (paused.add(follower)) {
-                    state.faults().pause(TP, follower);
-                    controller.followerStalled(partition(), follower);
+                    state.fetcher().pause(partition(), follower);
                 }
             } else if (step instanceof Resume r) {
                 int follower = partition().replicas().get(r.replica());
@@ -331,8 +330,8 @@ class ReplicationInvariantsTest {
                 batch.add(value);
                 records[i] = new SimpleRecord(value.getBytes(StandardCharsets.UTF_8));
             }
-            ReplicaManager replicaManager = new ReplicaManager(state);
-            LogAppendInfo info;
+            ReplicaManager replicaManager = state.replicaManager();
+            LogAppendResult info;
             try {
                 info = replicaManager.appendAsLeader(target, TP, MemoryRecords.withRecords(Compression.NONE, records), (short) p.acks());
             } catch (ApiException e) {
