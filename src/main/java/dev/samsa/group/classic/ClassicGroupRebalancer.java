@@ -309,6 +309,14 @@ public final class ClassicGroupRebalancer {
         }
     }
 
+    /** A member's SyncGroup arrived; once every member's has, the sync phase's timer has nothing left to judge. */
+    void removePendingSyncMember(ClassicGroup group, String memberId) {
+        group.removePendingSyncMember(memberId);
+        if (group.pendingSyncMembers().isEmpty()) {
+            scheduler.cancel(syncKey(group.groupId()));
+        }
+    }
+
     private void schedulePendingSync(ClassicGroup group) {
         String groupId = group.groupId();
         int generation = group.generationId();

@@ -55,7 +55,7 @@ public final class ClassicGroupSync {
             respond.accept(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
         } else if (group.isInState(COMPLETING_REBALANCE)) {
             member.setAwaitingSync(respond);
-            group.removePendingSyncMember(memberId);
+            rebalancer.removePendingSyncMember(group, memberId);
             if (group.isLeader(memberId)) {
                 Map<String, byte[]> all = new HashMap<>();
                 for (ClassicGroupMember m : group.allMembers()) {
@@ -65,7 +65,7 @@ public final class ClassicGroupSync {
                 rebalancer.storeAssignment(group);
             }
         } else if (group.isInState(STABLE)) {
-            group.removePendingSyncMember(memberId);
+            rebalancer.removePendingSyncMember(group, memberId);
             respond.accept(new SyncResult(Errors.NONE, group.protocolType(), group.protocolName(), member.assignment()));
         }
     }
