@@ -26,7 +26,7 @@ class GroupSessionTimeoutTest {
             KafkaConsumer<String, String> live = consumer(cluster, "live");
             KafkaConsumer<String, String> dying = consumer(cluster, "dying");
             try {
-                GroupRebalanceTest.awaitStable(cluster, "billing", List.of(live, dying));
+                Groups.awaitStable(cluster, "billing", List.of(live, dying));
                 int generation = cluster.group("billing").generation();
                 String dyingId = cluster.group("billing").members().stream().filter(m -> m.clientId().equals("dying"))
                         .findFirst().orElseThrow().memberId();
@@ -61,7 +61,7 @@ class GroupSessionTimeoutTest {
                         .as("timeline:\n%s", cluster.events()).singleElement()
                         .satisfies(e -> assertThat(e.details()).contains("session timeout"));
 
-                GroupRebalanceTest.awaitStable(cluster, "billing", List.of(live));
+                Groups.awaitStable(cluster, "billing", List.of(live));
                 assertThat(cluster.group("billing").generation()).isEqualTo(generation + 1);
             } finally {
                 live.close(Duration.ofSeconds(5));
