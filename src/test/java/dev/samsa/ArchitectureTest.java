@@ -191,6 +191,27 @@ class ArchitectureTest {
         assertThat(offenders).as("dependencies against DESIGN.md's layering").isEmpty();
     }
 
+    /**
+     * The classic group's request phases call the one rebalance engine and never each other, and the engine never
+     * calls back up into a phase, so a rebalance has one place to read.
+     */
+    @Test
+    void theClassicRequestPhasesCallOnlyTheRebalanceEngine() throws IOException {
+        List<String> phases = List.of("ClassicGroupJoin", "ClassicGroupSync", "ClassicGroupLiveness");
+        Path classic = CLASSES.resolve("dev/samsa/group/classic");
+        List<String> offenders = new ArrayList<>();
+        for (String caller : List.of("ClassicGroupJoin", "ClassicGroupSync", "ClassicGroupLiveness", "ClassicGroupRebalancer")) {
+            for (String constant : ConstantPool.read(Files.readAllBytes(classic.resolve(caller + ".class"))).utf8) {
+                for (String phase : phases) {
+                    if (!phase.equals(caller) && constant != null && constant.contains("dev/samsa/group/classic/" + phase)) {
+                        offenders.add(caller + " uses " + phase);
+                    }
+                }
+            }
+        }
+        assertThat(offenders).as("calls between the classic request phases").isEmpty();
+    }
+
     @Test
     void thePublicApiExposesNoKafkaClientsType() {
         List<String> leaks = new ArrayList<>();
