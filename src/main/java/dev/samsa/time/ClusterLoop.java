@@ -41,14 +41,10 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     public ClusterLoop(String name, ClusterClock clock, ErrorSink errors) {
-        this(name, clock, errors, System::nanoTime);
-    }
-
-    /** @param wallNanos monotonic wall time for the domain's wall-time rules and timers; a test may move its own */
-    public ClusterLoop(String name, ClusterClock clock, ErrorSink errors, LongSupplier wallNanos) {
         this.clock = clock;
         this.errors = errors;
-        this.wallNanos = wallNanos;
+        // The one wall clock of the cluster: the domain gets it as Scheduler.wallMs(), a unit test gives it a twin.
+        this.wallNanos = System::nanoTime;
         this.scheduler = new LoopScheduler(clock, this, wallNanos);
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);

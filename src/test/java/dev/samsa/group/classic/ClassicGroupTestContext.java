@@ -77,7 +77,7 @@ final class ClassicGroupTestContext implements ClassicGroupContext {
 
     /** A client's connection to the coordinator, as the network names it. */
     static String connection(String clientId) {
-        return "1/127.0.0.1:" + (5000 + Math.abs(clientId.hashCode() % 1000));
+        return "1/" + clientId + ":5000";
     }
 
     /** A JoinGroup answer that may still be parked. */
