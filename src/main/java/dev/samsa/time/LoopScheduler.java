@@ -21,7 +21,7 @@ final class LoopScheduler implements Scheduler {
 
     private final ClusterClock clock;
     private final ClusterLoop loop;
-    /** Monotonic wall time: the loop's, so the domain never reads a static and a test can give it another. */
+    /** Monotonic wall time, the loop's: the domain reads it through {@link #wallMs}, never through a static. */
     private final LongSupplier wallNanos;
     private final TreeSet<Timer> clusterTimers = new TreeSet<>();
     private final TreeSet<Timer> wallTimers = new TreeSet<>();

@@ -9,7 +9,6 @@ import dev.samsa.KafkaCluster;
 import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.CloseOptions;
