@@ -33,6 +33,9 @@ final class ClassicGroupTestContext implements ClassicGroupContext {
     private int memberIds;
     /** The states the group record was written in, in order. */
     final List<ClassicGroupState> writes = new ArrayList<>();
+    /** When set, a write waits for the test to say how its replication ended ({@link #heldWrites}). */
+    boolean holdWrites;
+    final List<Consumer<Errors>> heldWrites = new ArrayList<>();
 
     ClassicGroupTestContext(MockScheduler scheduler) {
         this.scheduler = scheduler;
@@ -68,7 +71,11 @@ final class ClassicGroupTestContext implements ClassicGroupContext {
     @Override
     public void persistGroup(ClassicGroup group, Consumer<Errors> done) {
         writes.add(group.state());
-        done.accept(Errors.NONE);
+        if (holdWrites) {
+            heldWrites.add(done);
+        } else {
+            done.accept(Errors.NONE);
+        }
     }
 
     ClassicGroup group() {
@@ -112,6 +119,15 @@ final class ClassicGroupTestContext implements ClassicGroupContext {
                 SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS, clientId, connection(clientId), false, true, "test");
         classic.join().join(group(), req, answer);
         return answer;
+    }
+
+    /** Two members in generation 2, both answered, the group CompletingRebalance and waiting for their SyncGroups. */
+    JoinResult[] completingWithTwoMembers() {
+        String first = stableWithOneMember("c1", null);
+        PendingJoin second = join("", null, "c2");
+        PendingJoin rejoined = join(first, null, "c1");
+        assertThat(group().state()).as("%s", group()).isEqualTo(ClassicGroupState.COMPLETING_REBALANCE);
+        return new JoinResult[] {rejoined.get(), second.get()};
     }
 
     PendingSync sync(JoinResult joined, String clientId) {
