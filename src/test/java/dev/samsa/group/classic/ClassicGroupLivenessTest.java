@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.samsa.group.classic.ClassicGroupTestContext.PendingJoin;
+import dev.samsa.time.MockScheduler;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
@@ -171,5 +172,18 @@ class ClassicGroupLivenessTest {
         assertThat(ctx.events("MemberRemoved")).singleElement().asString()
                 .endsWith("reason: did not rejoin within the rebalance timeout");
         assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.COMPLETING_REBALANCE);
+    }
+
+    @Test
+    void underTheSystemClockASessionThatPassesRemovesTheMemberAsKafkaDoes() {
+        ClassicGroupTestContext system = new ClassicGroupTestContext(new MockScheduler(false, 0, 0));
+        String member = system.stableWithOneMember("c1", null);
+
+        // Wall time moves with cluster time: a member silent for a whole session is silent for longer than its interval.
+        assertThat(system.scheduler.advance(SESSION_TIMEOUT_MS)).containsExactly(heartbeatKey(member));
+        assertThat(system.scheduler.advance(GRACE_MS)).containsExactly(heartbeatKey(member));
+
+        assertThat(system.group().hasMember(member)).as("%s", system.group()).isFalse();
+        assertThat(system.events("SessionRearmed")).isEmpty();
     }
 }
