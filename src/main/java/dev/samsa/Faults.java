@@ -2,6 +2,10 @@ package dev.samsa;
 
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Partition;
+import dev.samsa.event.BrokerLatency;
+import dev.samsa.event.FailuresScheduled;
+import dev.samsa.event.ReplicationPaused;
+import dev.samsa.event.ReplicationResumed;
 import dev.samsa.time.ClusterLoop;
 import java.time.Duration;
 import org.apache.kafka.common.TopicPartition;
@@ -29,7 +33,7 @@ public final class Faults {
         }
         loop.call(() -> {
             state.faults().failNext(api.toApiKey(), error.toErrors(), count);
-            state.timeline().record("FaultApplied", "fail next " + count + " " + api + " with " + error);
+            state.timeline().record(new FailuresScheduled(api.toString(), error.toString(), count));
             return null;
         });
         return this;
@@ -53,7 +57,7 @@ public final class Faults {
             Partition p = follower(topic, partition, brokerId);
             state.faults().pause(p.topicPartition(), brokerId);
             state.controller().followerStalled(p, brokerId);
-            state.timeline().record("FaultApplied", "pause replication of " + p.topicPartition() + " to broker=" + brokerId);
+            state.timeline().record(new ReplicationPaused(p.topic().name(), p.index(), brokerId));
             return null;
         });
         return this;
@@ -63,7 +67,7 @@ public final class Faults {
         loop.call(() -> {
             Partition p = follower(topic, partition, brokerId);
             state.faults().resume(p.topicPartition(), brokerId);
-            state.timeline().record("FaultHealed", "resume replication of " + p.topicPartition() + " to broker=" + brokerId);
+            state.timeline().record(new ReplicationResumed(p.topic().name(), p.index(), brokerId));
             state.fetcher().replicateSoon(p);
             return null;
         });
@@ -75,8 +79,7 @@ public final class Faults {
         cluster.broker(brokerId);
         loop.call(() -> {
             state.faults().setLatency(brokerId, latency.toMillis());
-            state.timeline().record(latency.isZero() ? "FaultHealed" : "FaultApplied",
-                    "latency of broker=" + brokerId + " " + latency.toMillis() + " ms");
+            state.timeline().record(new BrokerLatency(brokerId, latency));
             return null;
         });
         return this;

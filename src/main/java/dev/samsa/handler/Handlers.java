@@ -1,5 +1,6 @@
 package dev.samsa.handler;
 
+import dev.samsa.event.FaultInjected;
 import dev.samsa.network.RequestDispatcher;
 import dev.samsa.wire.KafkaRequest;
 import dev.samsa.wire.RequestCodec;
@@ -109,8 +110,8 @@ public final class Handlers {
         Errors injected = broker.cluster().faults().takeFailure(request.apiKey());
         if (injected != null) {
             broker.cluster().requestCounts().merge(request.apiKey(), 1L, Long::sum);
-            broker.cluster().timeline().record("FaultInjected", request.apiKey() + " to broker=" + broker.brokerId()
-                    + " answered " + injected);
+            broker.cluster().timeline().record(new FaultInjected(request.apiKey().toString(), broker.brokerId(),
+                    injected.toString()));
             request.respondWithError(injected.exception());
             return;
         }

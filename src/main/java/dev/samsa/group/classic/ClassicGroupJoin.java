@@ -6,6 +6,8 @@ import static dev.samsa.group.classic.ClassicGroupState.EMPTY;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
+import dev.samsa.event.MemberJoined;
+import dev.samsa.event.StaticMemberReplaced;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -136,7 +138,7 @@ public final class ClassicGroupJoin {
             group.setNewMemberAdded(true);
         }
         group.add(member, respond);
-        group.timeline().record("MemberJoined", "group=" + group.groupId() + " member=" + member + " client=" + req.clientId());
+        group.timeline().record(new MemberJoined(group.groupId(), member.memberId(), member.groupInstanceId(), req.clientId()));
         // A new member parked in JoinGroup cannot heartbeat; Kafka bounds its wait instead of its session.
         rebalancer.rescheduleHeartbeat(group, memberId, ctx.classicConfig().newMemberJoinTimeoutMs());
         rebalancer.maybePrepareRebalanceOrCompleteJoin(group, "adding member " + memberId + "; client reason: " + req.reason());
@@ -153,8 +155,7 @@ public final class ClassicGroupJoin {
                                     Consumer<JoinResult> respond) {
         rebalancer.cancelHeartbeat(group, oldMemberId);
         ClassicGroupMember member = group.replaceStaticMember(req.groupInstanceId(), oldMemberId, newMemberId, ctx.scheduler().wallMs());
-        group.timeline().record("StaticMemberReplaced", "group=" + group.groupId() + " instance=" + req.groupInstanceId()
-                + " " + oldMemberId + "->" + newMemberId);
+        group.timeline().record(new StaticMemberReplaced(group.groupId(), req.groupInstanceId(), oldMemberId, newMemberId));
         rebalancer.rescheduleHeartbeat(group, newMemberId, member.sessionTimeoutMs());
         group.updateMember(member, req.protocols(), req.rebalanceTimeoutMs(), req.sessionTimeoutMs(), respond);
         rebalancer.persist(group);

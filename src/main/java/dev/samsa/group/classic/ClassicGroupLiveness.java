@@ -5,6 +5,7 @@ import static dev.samsa.group.classic.ClassicGroupState.DEAD;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
+import dev.samsa.event.MemberDisconnected;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.errors.ApiException;
@@ -104,8 +105,7 @@ public final class ClassicGroupLiveness {
     public void connectionClosed(ClassicGroup group, String connection) {
         for (ClassicGroupMember m : group.allMembers()) {
             if (m.connectionClosed(connection)) {
-                group.timeline().record("MemberDisconnected", "group=" + group.groupId() + " member=" + m
-                        + " connection=" + connection);
+                group.timeline().record(new MemberDisconnected(group.groupId(), m.memberId(), m.groupInstanceId(), connection));
             }
         }
     }

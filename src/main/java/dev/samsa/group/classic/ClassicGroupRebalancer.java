@@ -6,6 +6,10 @@ import static dev.samsa.group.classic.ClassicGroupState.EMPTY;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
+import dev.samsa.event.GenerationStarted;
+import dev.samsa.event.MemberRemoved;
+import dev.samsa.event.RebalanceStarted;
+import dev.samsa.event.SessionRearmed;
 import dev.samsa.time.Scheduler;
 import java.util.List;
 import java.util.Set;
@@ -65,7 +69,7 @@ public final class ClassicGroupRebalancer {
         scheduler.cancel(heartbeatKey(group.groupId(), member.memberId()));
         group.completeJoin(member, JoinResult.error(Errors.UNKNOWN_MEMBER_ID, ""));
         group.remove(member.memberId());
-        group.timeline().record("MemberRemoved", "group=" + group.groupId() + " member=" + member + " reason: " + reason);
+        group.timeline().record(new MemberRemoved(group.groupId(), member.memberId(), member.groupInstanceId(), reason));
     }
 
     /**
@@ -129,8 +133,8 @@ public final class ClassicGroupRebalancer {
         long nowWallMs = scheduler.wallMs();
         if (!member.silentInWallTime(nowWallMs)) {
             // Still talking in wall time: the clock jumped over its heartbeats, it did not miss them.
-            group.timeline().record("SessionRearmed", "group=" + groupId + " member=" + member + " heard "
-                    + member.wallMsSinceHeard(nowWallMs) + " ms ago in wall time, heartbeat interval ~" + member.heartbeatIntervalEstimateMs() + " ms");
+            group.timeline().record(new SessionRearmed(groupId, member.memberId(), member.groupInstanceId(),
+                    member.wallMsSinceHeard(nowWallMs), member.heartbeatIntervalEstimateMs()));
             rescheduleHeartbeat(group, memberId, member.sessionTimeoutMs());
             return;
         }
@@ -162,8 +166,7 @@ public final class ClassicGroupRebalancer {
         group.clearPendingSyncMembers();
         scheduler.cancel(syncKey(group.groupId()));
         boolean initial = group.isInState(EMPTY);
-        group.timeline().record("RebalanceStarted", "group=" + group.groupId() + " generation=" + group.generationId()
-                + " reason: " + reason);
+        group.timeline().record(new RebalanceStarted(group.groupId(), group.generationId(), reason));
         group.transitionTo(PREPARING_REBALANCE, scheduler.nowMs());
         group.rebalanceStartedWallMs = scheduler.wallMs();
         if (initial) {
@@ -246,8 +249,8 @@ public final class ClassicGroupRebalancer {
         if (group.isInState(EMPTY)) {
             return;
         }
-        group.timeline().record("GenerationStarted", "group=" + group.groupId() + " generation=" + group.generationId()
-                + " protocol=" + group.protocolName() + " leader=" + group.leaderOrNull() + " members=" + group.allMembers());
+        group.timeline().record(new GenerationStarted(group.groupId(), group.generationId(), group.protocolName(),
+                group.leaderOrNull(), group.allMembers().stream().map(String::valueOf).toList()));
         for (ClassicGroupMember member : List.copyOf(group.allMembers())) {
             boolean leader = group.isLeader(member.memberId());
             group.completeJoin(member, currentGeneration(group, member.memberId(), leader, false));

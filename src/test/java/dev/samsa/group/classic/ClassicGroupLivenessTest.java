@@ -7,6 +7,9 @@ import static dev.samsa.group.classic.ClassicGroupTestContext.heartbeatKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.samsa.event.MemberDisconnected;
+import dev.samsa.event.MemberRemoved;
+import dev.samsa.event.SessionRearmed;
 import dev.samsa.group.classic.ClassicGroupTestContext.PendingJoin;
 import dev.samsa.time.MockScheduler;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
@@ -51,9 +54,11 @@ class ClassicGroupLivenessTest {
 
         assertThat(ctx.group().hasMember(member)).as("%s", ctx.group()).isTrue();
         assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.STABLE);
-        assertThat(ctx.events("SessionRearmed")).singleElement().asString()
-                .contains("heard " + INTERVAL_MS + " ms ago in wall time, heartbeat interval ~" + INTERVAL_MS + " ms");
-        assertThat(ctx.events("MemberRemoved")).isEmpty();
+        assertThat(ctx.events(SessionRearmed.class)).singleElement().satisfies(e -> {
+            assertThat(e.heardMsAgo()).isEqualTo(INTERVAL_MS);
+            assertThat(e.heartbeatIntervalMs()).isEqualTo(INTERVAL_MS);
+        });
+        assertThat(ctx.events(MemberRemoved.class)).isEmpty();
         assertThat(ctx.scheduler.isScheduled(heartbeatKey(member)) && !ctx.scheduler.isScheduledInWallTime(heartbeatKey(member)))
                 .as("a full session again, in cluster time").isTrue();
         // Re-armed for a whole session from the jump's end: the next expiry comes a session later.
@@ -70,8 +75,10 @@ class ClassicGroupLivenessTest {
         assertThat(ctx.scheduler.advanceWall(GRACE_MS)).containsExactly(heartbeatKey(member));
 
         assertThat(ctx.group().hasMember(member)).as("%s", ctx.group()).isFalse();
-        assertThat(ctx.events("MemberRemoved")).singleElement().asString()
-                .contains("member=" + member).endsWith("reason: session timeout of " + SESSION_TIMEOUT_MS + " ms expired");
+        assertThat(ctx.events(MemberRemoved.class)).singleElement().satisfies(e -> {
+            assertThat(e.memberId()).isEqualTo(member);
+            assertThat(e.reason()).isEqualTo("session timeout of " + SESSION_TIMEOUT_MS + " ms expired");
+        });
         // Its only member gone, the rebalance ends at once in an Empty next generation, which is written.
         assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.EMPTY);
         assertThat(ctx.group().generationId()).isEqualTo(2);
@@ -83,14 +90,14 @@ class ClassicGroupLivenessTest {
     void aMemberWhoseConnectionClosedIsRemovedAtTheJumpWithoutWaitingInWallTime() {
         String member = heartbeatingMember();
         ctx.classic.liveness().connectionClosed(ctx.group(), connection("c1"));
-        assertThat(ctx.events("MemberDisconnected")).singleElement().asString().contains("member=" + member);
+        assertThat(ctx.events(MemberDisconnected.class)).singleElement().extracting(MemberDisconnected::memberId).isEqualTo(member);
 
         // Not a millisecond of wall time passes: it heartbeated just now, but a killed client closes its sockets.
         assertThat(ctx.scheduler.advance(SESSION_TIMEOUT_MS)).containsExactly(heartbeatKey(member));
 
         assertThat(ctx.group().hasMember(member)).as("%s", ctx.group()).isFalse();
-        assertThat(ctx.events("MemberRemoved")).singleElement().asString()
-                .endsWith("session timeout of " + SESSION_TIMEOUT_MS + " ms expired; its connection to the coordinator closed");
+        assertThat(ctx.events(MemberRemoved.class)).singleElement().extracting(MemberRemoved::reason)
+                .isEqualTo("session timeout of " + SESSION_TIMEOUT_MS + " ms expired; its connection to the coordinator closed");
     }
 
     @Test
@@ -118,7 +125,10 @@ class ClassicGroupLivenessTest {
 
         assertThat(ctx.group().hasMember(member)).as("%s", ctx.group()).isFalse();
         assertThat(ctx.group().hasStaticMember("instance-1")).isFalse();
-        assertThat(ctx.events("MemberRemoved")).singleElement().asString().contains("member=" + member + "(instance-1)");
+        assertThat(ctx.events(MemberRemoved.class)).singleElement().satisfies(e -> {
+            assertThat(e.memberId()).isEqualTo(member);
+            assertThat(e.groupInstanceId()).isEqualTo("instance-1");
+        });
     }
 
     @Test
@@ -137,7 +147,7 @@ class ClassicGroupLivenessTest {
         assertThat(ctx.group().hasMember(staticMember)).as("static members are not removed for missing a rejoin").isTrue();
         assertThat(newcomer.get().error()).isEqualTo(Errors.NONE);
         assertThat(newcomer.get().generationId()).isEqualTo(2);
-        assertThat(ctx.events("MemberRemoved")).isEmpty();
+        assertThat(ctx.events(MemberRemoved.class)).isEmpty();
     }
 
     @Test
@@ -169,8 +179,8 @@ class ClassicGroupLivenessTest {
         assertThat(ctx.scheduler.advanceWall(1)).containsExactly("join-" + ClassicGroupTestContext.GROUP);
 
         assertThat(ctx.group().hasMember(silent)).as("%s", ctx.group()).isFalse();
-        assertThat(ctx.events("MemberRemoved")).singleElement().asString()
-                .endsWith("reason: did not rejoin within the rebalance timeout");
+        assertThat(ctx.events(MemberRemoved.class)).singleElement().extracting(MemberRemoved::reason)
+                .isEqualTo("did not rejoin within the rebalance timeout");
         assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.COMPLETING_REBALANCE);
     }
 
@@ -184,6 +194,6 @@ class ClassicGroupLivenessTest {
         assertThat(system.scheduler.advance(GRACE_MS)).containsExactly(heartbeatKey(member));
 
         assertThat(system.group().hasMember(member)).as("%s", system.group()).isFalse();
-        assertThat(system.events("SessionRearmed")).isEmpty();
+        assertThat(system.events(SessionRearmed.class)).isEmpty();
     }
 }

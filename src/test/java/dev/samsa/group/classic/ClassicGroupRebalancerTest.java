@@ -3,6 +3,8 @@ package dev.samsa.group.classic;
 import static dev.samsa.group.classic.ClassicGroupTestContext.REBALANCE_TIMEOUT_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.samsa.event.MemberRemoved;
+import dev.samsa.event.RebalanceStarted;
 import dev.samsa.group.classic.ClassicGroupTestContext.PendingSync;
 import java.util.List;
 import org.apache.kafka.common.protocol.Errors;
@@ -47,8 +49,8 @@ class ClassicGroupRebalancerTest {
         assertThat(List.of(follower.result.error(), leader.result.error())).containsOnly(Errors.NOT_COORDINATOR);
         assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.PREPARING_REBALANCE);
         assertThat(ctx.group().allMembers()).allSatisfy(m -> assertThat(m.assignment()).isEmpty());
-        assertThat(ctx.events("RebalanceStarted")).last().asString()
-                .endsWith("reason: the group's assignment could not be written: NOT_COORDINATOR");
+        assertThat(ctx.events(RebalanceStarted.class)).last().extracting(RebalanceStarted::reason)
+                .isEqualTo("the group's assignment could not be written: NOT_COORDINATOR");
     }
 
     @Test
@@ -61,8 +63,10 @@ class ClassicGroupRebalancerTest {
         assertThat(ctx.scheduler.advance(REBALANCE_TIMEOUT_MS)).containsExactly(SYNC_KEY);
 
         assertThat(ctx.group().hasMember(joined[1].memberId())).as("%s", ctx.group()).isFalse();
-        assertThat(ctx.events("MemberRemoved")).singleElement().asString()
-                .contains("member=" + joined[1].memberId()).endsWith("reason: no SyncGroup within the rebalance timeout");
+        assertThat(ctx.events(MemberRemoved.class)).singleElement().satisfies(e -> {
+            assertThat(e.memberId()).isEqualTo(joined[1].memberId());
+            assertThat(e.reason()).isEqualTo("no SyncGroup within the rebalance timeout");
+        });
         assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.PREPARING_REBALANCE);
     }
 
@@ -87,7 +91,7 @@ class ClassicGroupRebalancerTest {
         ctx.classic.liveness().leave(ctx.group(), List.of(new ClassicGroupLiveness.Leaving(joined[0].memberId(), null, "closing")));
 
         assertThat(follower.result.error()).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
-        assertThat(ctx.events("MemberRemoved")).singleElement().asString().endsWith("reason: left: closing");
+        assertThat(ctx.events(MemberRemoved.class)).singleElement().extracting(MemberRemoved::reason).isEqualTo("left: closing");
         // The join phase now waits for the follower to rejoin.
         assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.PREPARING_REBALANCE);
         assertThat(ctx.group().numMembers()).isEqualTo(1);

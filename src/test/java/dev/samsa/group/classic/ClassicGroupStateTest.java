@@ -8,7 +8,8 @@ import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.GroupStateChanged;
+import dev.samsa.event.TimedEvent;
 import dev.samsa.event.Timeline;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -79,11 +80,14 @@ class ClassicGroupStateTest {
         assertThat(group.state()).as("%s", group).isEqualTo(to);
         assertThat(group.previousState()).isEqualTo(from);
         assertThat(group.stateTimestampMs()).isEqualTo(nowMs);
-        List<ClusterEvent> added = timeline.events().subList(eventsBefore, timeline.events().size());
+        List<TimedEvent> added = timeline.events().subList(eventsBefore, timeline.events().size());
         assertThat(added).singleElement().satisfies(e -> {
-            assertThat(e.type()).isEqualTo("GroupStateChanged");
-            assertThat(e.details()).startsWith("group=g " + from + "->" + to + " ");
             assertThat(e.timeMs()).isEqualTo(nowMs);
+            assertThat(e.event()).isInstanceOfSatisfying(GroupStateChanged.class, changed -> {
+                assertThat(changed.groupId()).isEqualTo("g");
+                assertThat(changed.previousState()).isEqualTo(from.toString());
+                assertThat(changed.state()).isEqualTo(to.toString());
+            });
         });
     }
 

@@ -157,8 +157,8 @@ final class ClassicGroupTestContext implements ClassicGroupContext {
         return joined.get().memberId();
     }
 
-    List<String> events(String type) {
-        return timeline.matching(e -> e.type().equals(type)).stream().map(ClusterEvent::details).toList();
+    <T extends ClusterEvent> List<T> events(Class<T> kind) {
+        return timeline.events(kind);
     }
 
     static String heartbeatKey(String memberId) {
