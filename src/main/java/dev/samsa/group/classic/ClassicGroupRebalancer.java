@@ -42,7 +42,7 @@ public final class ClassicGroupRebalancer {
     private final ClassicGroupContext ctx;
     private final Scheduler scheduler;
 
-    public ClassicGroupRebalancer(ClassicGroupContext ctx) {
+    ClassicGroupRebalancer(ClassicGroupContext ctx) {
         this.ctx = ctx;
         this.scheduler = ctx.scheduler();
     }
