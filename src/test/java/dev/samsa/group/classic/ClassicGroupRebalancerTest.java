@@ -96,4 +96,34 @@ class ClassicGroupRebalancerTest {
         assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.PREPARING_REBALANCE);
         assertThat(ctx.group().numMembers()).isEqualTo(1);
     }
+
+    @Test
+    void aFollowerStillTalkingInWallTimeGetsTheRestOfTheSyncPhaseInWallTime() {
+        JoinResult[] joined = ctx.completingWithTwoMembers();
+        ctx.sync(joined[0], "c1");
+
+        // The jump passes the rebalance timeout; the follower got its JoinGroup answer just now in wall time.
+        assertThat(ctx.scheduler.advance(REBALANCE_TIMEOUT_MS)).containsExactly(SYNC_KEY);
+        assertThat(ctx.scheduler.isScheduledInWallTime(SYNC_KEY)).isTrue();
+        assertThat(ctx.group().hasMember(joined[1].memberId())).isTrue();
+
+        PendingSync follower = ctx.sync(joined[1], "c2");
+
+        assertThat(follower.result.error()).isEqualTo(Errors.NONE);
+        assertThat(ctx.scheduler.isScheduled(SYNC_KEY)).isFalse();
+        assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.STABLE);
+    }
+
+    @Test
+    void aFollowerThatNeverSyncsIsRemovedOnceTheRestOfTheSyncPhaseHasPassedInWallTime() {
+        JoinResult[] joined = ctx.completingWithTwoMembers();
+        ctx.sync(joined[0], "c1");
+        assertThat(ctx.scheduler.advance(REBALANCE_TIMEOUT_MS)).containsExactly(SYNC_KEY);
+
+        assertThat(ctx.scheduler.advanceWall(REBALANCE_TIMEOUT_MS - 1)).isEmpty();
+        assertThat(ctx.scheduler.advanceWall(1)).containsExactly(SYNC_KEY);
+
+        assertThat(ctx.group().hasMember(joined[1].memberId())).as("%s", ctx.group()).isFalse();
+        assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.PREPARING_REBALANCE);
+    }
 }
