@@ -74,7 +74,7 @@ public final class KafkaCluster implements AutoCloseable {
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
-        Timeline timeline = new Timeline(builder.clock::milliseconds, ClusterClock::wallMillis, builder.timelineCapacity);
+        Timeline timeline = new Timeline(builder.clock::milliseconds, loop::wallMillis, builder.timelineCapacity);
         Random random = new Random(seed);
         List<Broker> started = new ArrayList<>();
         ClusterState created = null;

@@ -210,7 +210,7 @@ class ReplicationInvariantsTest {
             this.loop = new ClusterLoop("invariants-loop", clock);
             this.state = loop.call(() -> {
                 Random random = new Random(0);
-                Timeline timeline = new Timeline(clock::milliseconds, ClusterClock::wallMillis);
+                Timeline timeline = new Timeline(clock::milliseconds, loop::wallMillis);
                 ClusterMetadata metadata = new ClusterMetadata(dir, MappedStores.detect(), random, timeline, clock::milliseconds);
                 ClusterState s = new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()),
                         new ProducerIdManager(metadata), timeline, random, new EnumMap<>(ApiKeys.class), new FaultState());
