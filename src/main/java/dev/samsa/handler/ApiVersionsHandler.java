@@ -34,8 +34,8 @@ final class ApiVersionsHandler implements ApiHandler {
 
     private static ApiVersionCollection advertised(BrokerContext broker) {
         ApiVersionCollection versions = new ApiVersionCollection();
-        for (ApiHandler h : broker.handlers().all()) {
-            versions.add(new ApiVersion().setApiKey(h.apiKey().id).setMinVersion(h.minVersion()).setMaxVersion(h.maxVersion()));
+        for (Handlers.Registration r : broker.handlers().all()) {
+            versions.add(new ApiVersion().setApiKey(r.apiKey().id).setMinVersion(r.minVersion()).setMaxVersion(r.maxVersion()));
         }
         return versions;
     }
