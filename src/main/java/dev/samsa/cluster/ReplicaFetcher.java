@@ -48,8 +48,8 @@ public final class ReplicaFetcher {
         PartitionLog leaderLog = partition.leaderLog();
         PartitionLog followerLog = partition.log(follower);
         Partition.FollowerState state = partition.follower(follower);
-        if (leaderLog == null || followerLog == null || cluster.faults().isPaused(partition.topicPartition(), follower)
-                || !cluster.faults().canReplicate(partition.leader(), follower)) {
+        if (leaderLog == null || followerLog == null
+                || !cluster.faults().canReplicate(partition.topicPartition(), partition.leader(), follower)) {
             return false;
         }
         long before = followerLog.logEndOffset();

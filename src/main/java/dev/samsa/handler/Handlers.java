@@ -1,5 +1,7 @@
 package dev.samsa.handler;
 
+import dev.samsa.fault.InterceptedRequest;
+import dev.samsa.fault.Verdict;
 import dev.samsa.network.RequestDispatcher;
 import dev.samsa.wire.KafkaRequest;
 import dev.samsa.wire.RequestCodec;
@@ -133,22 +135,29 @@ public final class Handlers {
         };
     }
 
-    /** Injected failures answer before the handler runs; added latency delays the handling in wall time. */
+    /** The faults in force decide first (see FaultState): an injected error answers at once, a delay waits in wall time. */
     private static void handleWithFaults(ApiHandler handler, KafkaRequest request, BrokerContext broker) {
-        Errors injected = broker.cluster().faults().takeFailure(request.apiKey());
-        if (injected != null) {
-            broker.cluster().requestCounts().merge(request.apiKey(), 1L, Long::sum);
-            broker.cluster().timeline().record("FaultInjected", request.apiKey() + " to broker=" + broker.brokerId()
-                    + " answered " + injected);
-            request.respondWithError(injected.exception());
+        Verdict verdict;
+        try {
+            verdict = broker.cluster().faults().onRequest(new InterceptedRequest(request.apiKey(), request.version(),
+                    broker.brokerId(), request.clientId(), request.header().correlationId()));
+        } catch (RuntimeException | Error e) {
+            log.error("A request interceptor failed on {} to broker {}; answering UNKNOWN_SERVER_ERROR", request,
+                    broker.brokerId(), e);
+            broker.cluster().loop().reportUnexpected(broker.brokerId(), e);
+            request.respondWithError(Errors.UNKNOWN_SERVER_ERROR);
             return;
         }
-        long latency = broker.cluster().faults().latencyMs(broker.brokerId());
-        if (latency > 0) {
-            broker.cluster().scheduler().scheduleWall(broker.cluster().faults().nextDelayKey(), latency,
-                    () -> handle(handler, request, broker));
-        } else {
-            handle(handler, request, broker);
+        switch (verdict.action()) {
+            case FAIL -> {
+                broker.cluster().requestCounts().merge(request.apiKey(), 1L, Long::sum);
+                broker.cluster().timeline().record("FaultInjected", request.apiKey() + " to broker=" + broker.brokerId()
+                        + " answered " + verdict.error());
+                request.respondWithError(verdict.error().exception());
+            }
+            case DELAY -> broker.cluster().scheduler().scheduleWall(broker.cluster().faults().nextDelayKey(),
+                    verdict.delayMs(), () -> handle(handler, request, broker));
+            case PASS -> handle(handler, request, broker);
         }
     }
 
