@@ -4,6 +4,7 @@ import static dev.samsa.handler.Handlers.serves;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.samsa.Api;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,6 +76,14 @@ class HandlerVersionsTest {
             String max = header.group(3) != null ? header.group(3) : header.group(2);
             assertThat(header.group(1) + " v" + header.group(2) + "-" + max).as("header of %s", source)
                     .isEqualTo(r.apiKey().name + " v" + r.minVersion() + "-" + r.maxVersion());
+        }
+    }
+
+    /** An interceptor of every API is shown each request's API as a public {@link Api}; none may lack one. */
+    @Test
+    void everyServedApiHasAPublicName() {
+        for (Handlers.Registration r : Handlers.standard().all()) {
+            assertThat(Api.valueOf(r.apiKey().name())).as("Api constant for %s", r.apiKey()).isNotNull();
         }
     }
 
