@@ -37,9 +37,10 @@ public final class Faults {
         if (count <= 0) {
             throw new IllegalArgumentException("count must be positive; got " + count);
         }
+        Objects.requireNonNull(api, "api");
+        Verdict failure = Verdict.fail(Objects.requireNonNull(error, "error").toErrors());
         int[] remaining = {count};
-        install(api, request -> --remaining[0] > 0 ? Verdict.fail(error.toErrors()).andKeep() : Verdict.fail(error.toErrors()),
-                "fail next " + count + " " + api + " with " + error);
+        install(api, request -> --remaining[0] > 0 ? failure.andKeep() : failure, "fail next " + count + " " + api + " with " + error);
         return this;
     }
 

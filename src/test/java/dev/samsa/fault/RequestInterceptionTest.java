@@ -144,8 +144,22 @@ class RequestInterceptionTest {
     }
 
     @Test
+    void failNextQueuesBehindTheInterceptorsAlreadyInstalled(KafkaCluster cluster) throws Exception {
+        cluster.faults().failNext(Api.PRODUCE, KafkaError.NOT_LEADER_OR_FOLLOWER, 2)
+                .failNext(Api.PRODUCE, KafkaError.NOT_ENOUGH_REPLICAS, 1);
+        try (KafkaProducer<String, String> producer = producer(cluster, Map.of("retry.backoff.ms", "10"))) {
+            // Both errors are retriable: the producer retries past the three failures, which come in install order.
+            assertThat(producer.send(new ProducerRecord<>("t", 0, "k", "v")).get(30, TimeUnit.SECONDS).offset()).isZero();
+        }
+        assertThat(cluster).timeline().events().filteredOn(e -> e.type().equals("FaultInjected"))
+                .extracting(e -> e.details().substring(e.details().lastIndexOf(' ') + 1))
+                .containsExactly("NOT_LEADER_OR_FOLLOWER", "NOT_LEADER_OR_FOLLOWER", "NOT_ENOUGH_REPLICAS");
+    }
+
+    @Test
     void anInterceptorNeedsAnApiAndAVerdictNeedsAnErrorAndNoNegativeDelay(KafkaCluster cluster) {
         assertThatThrownBy(() -> cluster.faults().intercept(null, request -> Verdict.pass())).hasMessageContaining("api");
+        assertThatThrownBy(() -> cluster.faults().failNext(null, KafkaError.NOT_COORDINATOR, 1)).hasMessageContaining("api");
         assertThatThrownBy(() -> Verdict.fail(null)).hasMessageContaining("error");
         assertThatThrownBy(() -> Verdict.delay(Duration.ofMillis(-1))).hasMessageContaining("cannot be negative");
         assertThat(Verdict.fail(KafkaError.NOT_COORDINATOR).andKeep()).hasToString("FAIL NOT_COORDINATOR, kept");
