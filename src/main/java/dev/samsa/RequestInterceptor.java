@@ -21,6 +21,7 @@ import java.util.Objects;
  * <p><b>Order.</b> Interceptors run in the order they were installed, each seeing the request in turn, until one
  * acts on it (fails or delays it); that one decides, and those installed after it do not see the request. A request
  * that none acts on goes to its handler, after the broker's {@linkplain Faults#latency added latency}, if any.
+ * Requests a broker refuses before handling (a version it does not serve, a malformed frame) reach no interceptor.
  *
  * <p><b>Lifetime.</b> An interceptor that lets a request through ({@link Verdict#pass()}) stays installed, so an
  * observer sees every request of its API. One that acts is removed after that request (one-shot), unless its verdict
@@ -34,7 +35,7 @@ import java.util.Objects;
  * another thread (an {@code AtomicInteger}, a concurrent queue). It may read the cluster ({@code partition()},
  * {@code group()}) and install or remove interceptors; those it installs see later requests only. An exception it
  * throws answers the request UNKNOWN_SERVER_ERROR and is kept in {@link KafkaCluster#internalErrors()}, which the
- * JUnit extension turns into a failed test.
+ * JUnit extension turns into a failed test; the interceptor stays installed.
  */
 @FunctionalInterface
 public interface RequestInterceptor {
