@@ -2,6 +2,9 @@ package dev.samsa;
 
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Controller;
+import dev.samsa.event.BrokerIsolated;
+import dev.samsa.event.ClientConnectionsDropped;
+import dev.samsa.event.IsolationHealed;
 import dev.samsa.group.GroupCoordinator;
 import dev.samsa.handler.BrokerContext;
 import dev.samsa.handler.FetchSessionCache;
@@ -146,8 +149,7 @@ public final class Broker {
         }
         state.loop().call(() -> {
             state.faults().isolate(id, fromBrokers);
-            state.timeline().record("FaultApplied", "isolate broker=" + id + (fromClients ? " from clients" : "")
-                    + (fromBrokers ? " from brokers" : ""));
+            state.timeline().record(new BrokerIsolated(id, fromClients, fromBrokers));
             if (fromBrokers) {
                 state.controller().brokerStopped(id, Controller.Stop.FENCED, state.random());
             }
@@ -161,7 +163,7 @@ public final class Broker {
         listener.refuseClients(false);
         state.loop().call(() -> {
             boolean wasFenced = state.faults().heal(id);
-            state.timeline().record("FaultHealed", "isolation of broker=" + id);
+            state.timeline().record(new IsolationHealed(id));
             if (wasFenced) {
                 state.controller().brokerStarted(id);
             }
@@ -174,7 +176,7 @@ public final class Broker {
         Listener l = listener;
         if (running) {
             l.closeConnections();
-            state.loop().execute(() -> state.timeline().record("FaultApplied", "dropped client connections of broker=" + id));
+            state.loop().execute(() -> state.timeline().record(new ClientConnectionsDropped(id)));
         }
     }
 

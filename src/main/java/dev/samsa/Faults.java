@@ -2,6 +2,13 @@ package dev.samsa;
 
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Partition;
+import dev.samsa.event.BrokerLatency;
+import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.FailuresScheduled;
+import dev.samsa.event.InterceptionRemoved;
+import dev.samsa.event.ReplicationPaused;
+import dev.samsa.event.ReplicationResumed;
+import dev.samsa.event.RequestsIntercepted;
 import dev.samsa.fault.InterceptedRequest;
 import dev.samsa.fault.RequestInterceptors;
 import dev.samsa.fault.Verdict;
@@ -40,7 +47,8 @@ public final class Faults {
         Objects.requireNonNull(api, "api");
         Verdict failure = Verdict.fail(Objects.requireNonNull(error, "error").toErrors());
         int[] remaining = {count};
-        install(api, request -> --remaining[0] > 0 ? failure.andKeep() : failure, "fail next " + count + " " + api + " with " + error);
+        install(api, request -> --remaining[0] > 0 ? failure.andKeep() : failure,
+                new FailuresScheduled(api.toString(), error.toString(), count));
         return this;
     }
 
@@ -50,30 +58,30 @@ public final class Faults {
      */
     public Interception intercept(Api api, RequestInterceptor interceptor) {
         Objects.requireNonNull(api, "api");
-        return install(api, adapt(interceptor), "intercept " + api + " requests");
+        return install(api, adapt(interceptor), new RequestsIntercepted(api.toString()));
     }
 
     /** Installs {@code interceptor} for every request of every API, as {@link #intercept(Api, RequestInterceptor)}. */
     public Interception interceptAll(RequestInterceptor interceptor) {
-        return install(null, adapt(interceptor), "intercept every request");
+        return install(null, adapt(interceptor), new RequestsIntercepted(null));
     }
 
     /** An installed interceptor, which the test can remove. */
     public final class Interception implements AutoCloseable {
 
         private final RequestInterceptors.Installed installed;
-        private final String description;
+        private final String api;
 
-        private Interception(RequestInterceptors.Installed installed, String description) {
+        private Interception(RequestInterceptors.Installed installed, String api) {
             this.installed = installed;
-            this.description = description;
+            this.api = api;
         }
 
         /** Removes the interceptor, if it is still installed; the requests it has not seen go on without it. */
         public void remove() {
             loop.call(() -> {
                 if (state.faults().interceptors().remove(installed)) {
-                    state.timeline().record("FaultHealed", description + " removed");
+                    state.timeline().record(new InterceptionRemoved(api));
                 }
                 return null;
             });
@@ -87,16 +95,16 @@ public final class Faults {
 
         @Override
         public String toString() {
-            return description;
+            return "interception of " + (api == null ? "every request" : api + " requests");
         }
     }
 
-    private Interception install(Api api, Function<InterceptedRequest, Verdict> interceptor, String description) {
+    private Interception install(Api api, Function<InterceptedRequest, Verdict> interceptor, ClusterEvent applied) {
         return loop.call(() -> {
             RequestInterceptors.Installed installed =
                     state.faults().interceptors().add(api == null ? null : api.toApiKey(), interceptor);
-            state.timeline().record("FaultApplied", description);
-            return new Interception(installed, description);
+            state.timeline().record(applied);
+            return new Interception(installed, api == null ? null : api.toString());
         });
     }
 
@@ -127,7 +135,7 @@ public final class Faults {
             Partition p = follower(topic, partition, brokerId);
             state.faults().pause(p.topicPartition(), brokerId);
             state.controller().followerStalled(p, brokerId);
-            state.timeline().record("FaultApplied", "pause replication of " + p.topicPartition() + " to broker=" + brokerId);
+            state.timeline().record(new ReplicationPaused(p.topic().name(), p.index(), brokerId));
             return null;
         });
         return this;
@@ -137,7 +145,7 @@ public final class Faults {
         loop.call(() -> {
             Partition p = follower(topic, partition, brokerId);
             state.faults().resume(p.topicPartition(), brokerId);
-            state.timeline().record("FaultHealed", "resume replication of " + p.topicPartition() + " to broker=" + brokerId);
+            state.timeline().record(new ReplicationResumed(p.topic().name(), p.index(), brokerId));
             state.fetcher().replicateSoon(p);
             return null;
         });
@@ -149,8 +157,7 @@ public final class Faults {
         cluster.broker(brokerId);
         loop.call(() -> {
             state.faults().setLatency(brokerId, latency.toMillis());
-            state.timeline().record(latency.isZero() ? "FaultHealed" : "FaultApplied",
-                    "latency of broker=" + brokerId + " " + latency.toMillis() + " ms");
+            state.timeline().record(new BrokerLatency(brokerId, latency));
             return null;
         });
         return this;

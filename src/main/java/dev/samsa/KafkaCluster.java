@@ -6,6 +6,9 @@ import dev.samsa.cluster.ClusterMetadata;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.DelayedOperations;
 import dev.samsa.cluster.ProducerIdManager;
+import dev.samsa.event.BrokerStarted;
+import dev.samsa.event.ClusterStarted;
+import dev.samsa.event.ClusterTimeline;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.GroupCoordinator;
 import dev.samsa.handler.Handlers;
@@ -83,7 +86,7 @@ public final class KafkaCluster implements AutoCloseable {
                         new dev.samsa.fault.FaultState());
             });
             this.state = created;
-            timeline.record("ClusterStarted", "seed=" + seed + " brokers=" + builder.brokers);
+            timeline.record(new ClusterStarted(seed, builder.brokers));
             this.groupCoordinator = loop.call(() -> {
                 GroupCoordinator coordinator = new GroupCoordinator(state);
                 // The coordinator of an offsets partition follows its leader: load on election, unload on loss.
@@ -116,7 +119,7 @@ public final class KafkaCluster implements AutoCloseable {
                 String rack = builder.racks.get(id);
                 loop.call(() -> {
                     state.metadata().registerBroker(new BrokerInfo(brokerId, "127.0.0.1", broker.port(), rack), brokerConfigs);
-                    timeline.record("BrokerStarted", "broker=" + brokerId);
+                    timeline.record(new BrokerStarted(brokerId));
                     return null;
                 });
             }
@@ -250,7 +253,7 @@ public final class KafkaCluster implements AutoCloseable {
     }
 
     /** The timeline: the most recent events (see {@link Builder#timelineCapacity}), and how many came before them. */
-    public Timeline events() {
+    public ClusterTimeline events() {
         return state.timeline();
     }
 

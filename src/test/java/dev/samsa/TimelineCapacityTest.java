@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.HighWatermark;
+import dev.samsa.event.TimedEvent;
+import dev.samsa.event.TopicCreated;
 import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,8 +26,8 @@ class TimelineCapacityTest {
                 .clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z"))).seed(5).start();
     }
 
-    private static boolean topicCreated(ClusterEvent e, String topic) {
-        return e.type().equals("TopicCreated") && e.details().startsWith(topic + " ");
+    private static boolean topicCreated(TimedEvent e, String topic) {
+        return e.event() instanceof TopicCreated created && created.topic().equals(topic);
     }
 
     @Test
@@ -35,7 +37,7 @@ class TimelineCapacityTest {
                 cluster.createTopic("topic-" + i, 1, 1);
             }
 
-            List<ClusterEvent> events = cluster.events().events();
+            List<TimedEvent> events = cluster.events().events();
             assertThat(events).hasSize(CAPACITY);
             assertThat(events).noneMatch(e -> topicCreated(e, "topic-0"));
             assertThat(events.get(events.size() - 1)).matches(e -> topicCreated(e, "topic-29"), "topic-29 created");
@@ -53,7 +55,7 @@ class TimelineCapacityTest {
                 cluster.createTopic("topic-" + i, 1, 1);
             }
 
-            CompletableFuture<ClusterEvent> late = new CompletableFuture<>();
+            CompletableFuture<TimedEvent> late = new CompletableFuture<>();
             Thread waiter = new Thread(() -> late.complete(
                     cluster.events().await(e -> topicCreated(e, "late"), Duration.ofSeconds(30))));
             waiter.start();
@@ -80,9 +82,9 @@ class TimelineCapacityTest {
                 }
             }
 
-            assertThat(cluster.events().events()).hasSize(CAPACITY)
-                    .filteredOn(e -> e.type().equals("HighWatermark") && e.details().startsWith("topic-29-0"))
-                    .singleElement().matches(e -> e.details().contains("hw=3"), "hw=3");
+            assertThat(cluster.events().events()).hasSize(CAPACITY).extracting(TimedEvent::event)
+                    .filteredOn(e -> e instanceof HighWatermark hw && hw.topic().equals("topic-29") && hw.partition() == 0)
+                    .singleElement().isEqualTo(new HighWatermark("topic-29", 0, 3));
         }
     }
 

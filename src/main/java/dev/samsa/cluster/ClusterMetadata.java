@@ -1,6 +1,9 @@
 package dev.samsa.cluster;
 
+import dev.samsa.event.PartitionsCreated;
 import dev.samsa.event.Timeline;
+import dev.samsa.event.TopicCreated;
+import dev.samsa.event.TopicDeleted;
 import dev.samsa.log.LogConfig;
 import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.PartitionLog;
@@ -228,8 +231,7 @@ public final class ClusterMetadata {
         }
         topics.put(name, topic);
         topicsById.put(topic.id(), topic);
-        timeline.record("TopicCreated", name + " partitions=" + replicas.size() + " replicationFactor=" + replicas.get(0).size()
-                + " id=" + topic.id());
+        timeline.record(new TopicCreated(name, replicas.size(), replicas.get(0).size(), topic.id().toString()));
         return topic;
     }
 
@@ -277,7 +279,7 @@ public final class ClusterMetadata {
         }
         replicas.forEach(r -> addPartition(topic, r));
         persist(topic);
-        timeline.record("PartitionsCreated", name + " partitions=" + newCount);
+        timeline.record(new PartitionsCreated(name, newCount));
     }
 
     public void deleteTopic(String name) {
@@ -288,7 +290,7 @@ public final class ClusterMetadata {
             p.logs().forEach(PartitionLog::delete);
         }
         store.deleteTopic(topic.id());
-        timeline.record("TopicDeleted", name + " id=" + topic.id());
+        timeline.record(new TopicDeleted(name, topic.id().toString()));
     }
 
     /** Replaces the topic's overrides (already validated) and applies them to every replica log. */

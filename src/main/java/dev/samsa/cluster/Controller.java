@@ -1,5 +1,11 @@
 package dev.samsa.cluster;
 
+import dev.samsa.event.BrokerStarted;
+import dev.samsa.event.BrokerStopped;
+import dev.samsa.event.HighWatermark;
+import dev.samsa.event.IsrExpanded;
+import dev.samsa.event.IsrShrunk;
+import dev.samsa.event.LeaderChanged;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +64,7 @@ public final class Controller {
     /** Takes a broker out: new leaders for what it led, out of every ISR, its logs closed as {@code how} says. */
     public void brokerStopped(int brokerId, Stop how, Random random) {
         cluster.metadata().markAlive(brokerId, false);
-        cluster.timeline().record("BrokerStopped", "broker=" + brokerId + " how=" + how);
+        cluster.timeline().record(new BrokerStopped(brokerId, how.toString()));
         for (Partition p : partitionsWithReplicaOn(brokerId)) {
             if (p.forgetStaleLeadership(brokerId)) {
                 leadershipLost(p);
@@ -91,7 +97,7 @@ public final class Controller {
     /** Brings a broker back: its logs recovered from disk, its replicas followers that reconcile and catch up. */
     public void brokerStarted(int brokerId) {
         cluster.metadata().markAlive(brokerId, true);
-        cluster.timeline().record("BrokerStarted", "broker=" + brokerId);
+        cluster.timeline().record(new BrokerStarted(brokerId));
         List<Partition> partitions = partitionsWithReplicaOn(brokerId);
         for (Partition p : partitions) {
             if (p.forgetStaleLeadership(brokerId)) {
@@ -214,8 +220,8 @@ public final class Controller {
         if (leaderLog != null && partition.highWatermark() > leaderLog.logEndOffset()) {
             partition.resetHighWatermark(leaderLog.logEndOffset());
         }
-        cluster.timeline().record(unclean ? "UncleanLeaderElected" : "LeaderChanged", partition.topicPartition() + " leader="
-                + oldLeader + "->" + chosen + " epoch=" + partition.leaderEpoch() + " isr=" + newIsr + " reason=" + reason);
+        cluster.timeline().record(new LeaderChanged(partition.topic().name(), partition.index(), oldLeader, chosen,
+                partition.leaderEpoch(), newIsr, reason, unclean));
         if (partition.isOnline()) {
             partition.maybeAdvanceHighWatermark();
             cluster.fetcher().replicateSoon(partition);
@@ -245,7 +251,7 @@ public final class Controller {
         List<Integer> isr = new ArrayList<>(partition.isr());
         isr.add(follower);
         partition.setIsr(isr);
-        cluster.timeline().record("IsrExpanded", partition.topicPartition() + " isr=" + isr + " added=" + follower);
+        cluster.timeline().record(new IsrExpanded(partition.topic().name(), partition.index(), isr, follower));
         new Reassignments(cluster).maybeComplete(partition);
     }
 
@@ -256,8 +262,7 @@ public final class Controller {
         List<Integer> isr = new ArrayList<>(partition.isr());
         isr.remove(Integer.valueOf(follower));
         partition.setIsr(isr);
-        cluster.timeline().record("IsrShrunk", partition.topicPartition() + " isr=" + isr + " removed=" + follower
-                + " reason=" + reason);
+        cluster.timeline().record(new IsrShrunk(partition.topic().name(), partition.index(), isr, follower, reason));
         if (partition.maybeAdvanceHighWatermark()) {
             highWatermarkMoved(partition);
         }
@@ -294,8 +299,7 @@ public final class Controller {
     }
 
     void highWatermarkMoved(Partition partition) {
-        cluster.timeline().recordCoalesced("HighWatermark", partition.topicPartition().toString(),
-                partition.topicPartition() + " hw=" + partition.highWatermark());
+        cluster.timeline().record(new HighWatermark(partition.topic().name(), partition.index(), partition.highWatermark()));
         cluster.purgatory().checkAndComplete(partition.topicPartition());
     }
 }

@@ -1,5 +1,6 @@
 package dev.samsa.cluster;
 
+import dev.samsa.event.RetentionDeleted;
 import dev.samsa.log.PartitionLog;
 
 /**
@@ -44,8 +45,8 @@ final class LogRetention {
                     if (cutoff > log.logStartOffset()) {
                         long before = log.logStartOffset();
                         log.deleteRecordsBefore(cutoff);
-                        cluster.timeline().record("RetentionDeleted", partition.topicPartition() + " broker=" + broker
-                                + " logStartOffset=" + before + "->" + cutoff);
+                        cluster.timeline().record(new RetentionDeleted(partition.topic().name(), partition.index(), broker,
+                                before, cutoff));
                     }
                 }
             }

@@ -1,5 +1,9 @@
 package dev.samsa.cluster;
 
+import dev.samsa.event.ReassignmentAbandoned;
+import dev.samsa.event.ReassignmentCancelled;
+import dev.samsa.event.ReassignmentCompleted;
+import dev.samsa.event.ReassignmentStarted;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,13 +69,13 @@ public final class Reassignments {
             partition.follower(broker).lastCaughtUpMs = cluster.nowMs();
         }
         if (partition.isReassigning()) {
-            cluster.timeline().record("ReassignmentStarted", partition.topicPartition() + " replicas=" + replicas
-                    + " adding=" + adding + " removing=" + removing);
+            cluster.timeline().record(new ReassignmentStarted(partition.topic().name(), partition.index(), replicas, adding,
+                    removing));
         }
         cluster.metadata().persist(partition.topic());
         if (!partition.isReassigning()) {
-            cluster.timeline().record("ReassignmentCompleted", partition.topicPartition() + " replicas=" + replicas
-                    + " leader=" + partition.leader() + " epoch=" + partition.leaderEpoch());
+            cluster.timeline().record(new ReassignmentCompleted(partition.topic().name(), partition.index(), replicas,
+                    partition.leader(), partition.leaderEpoch()));
             return;
         }
         if (partition.isOnline()) {
@@ -102,8 +106,7 @@ public final class Reassignments {
             }
             isr = List.of(original.get(0));
         }
-        cluster.timeline().record("ReassignmentCancelled", partition.topicPartition() + " replicas=" + original
-                + " removed=" + removed);
+        cluster.timeline().record(new ReassignmentCancelled(partition.topic().name(), partition.index(), original, removed));
         finish(partition, original, isr, removed, "reassignment of " + partition.topicPartition() + " cancelled");
     }
 
@@ -119,8 +122,8 @@ public final class Reassignments {
             return;
         }
         finish(partition, target, isr, removing, "reassignment of " + partition.topicPartition() + " completed");
-        cluster.timeline().record("ReassignmentCompleted", partition.topicPartition() + " replicas=" + target
-                + " leader=" + partition.leader() + " epoch=" + partition.leaderEpoch());
+        cluster.timeline().record(new ReassignmentCompleted(partition.topic().name(), partition.index(), target,
+                partition.leader(), partition.leaderEpoch()));
     }
 
     /** Reassignments {@link ClusterMetadata#loadTopics} found unfinished start again from their original replicas. */
@@ -130,8 +133,8 @@ public final class Reassignments {
             try {
                 reassign(partition, e.getValue(), true);
             } catch (ApiException abandoned) {
-                cluster.timeline().record("ReassignmentAbandoned", e.getKey() + " target=" + e.getValue() + " reason="
-                        + abandoned.getMessage());
+                cluster.timeline().record(new ReassignmentAbandoned(e.getKey().topic(), e.getKey().partition(), e.getValue(),
+                        abandoned.getMessage()));
                 cluster.metadata().persist(partition.topic());
             }
         }

@@ -1,5 +1,6 @@
 package dev.samsa.cluster;
 
+import dev.samsa.event.Truncated;
 import dev.samsa.log.EpochEndOffset;
 import dev.samsa.log.PartitionLog;
 import java.util.OptionalInt;
@@ -72,10 +73,9 @@ public final class ReplicaFetcher {
                 followerLog.resetTo(leaderLog.logStartOffset());
                 if (fetchOffset > start) {
                     truncated = true;
-                    cluster.timeline().record("Truncated", partition.topicPartition() + " broker=" + follower + " from="
-                            + fetchOffset + " to=" + start + " records=" + (fetchOffset - start) + " leaderEpoch="
-                            + partition.leaderEpoch() + " reason=all below the leader's log start offset "
-                            + leaderLog.logStartOffset() + ", where the follower starts over");
+                    cluster.timeline().record(new Truncated(partition.topic().name(), partition.index(), follower,
+                            fetchOffset, start, fetchOffset - start, partition.leaderEpoch(),
+                            "all below the leader's log start offset " + leaderLog.logStartOffset() + ", where the follower starts over"));
                 }
                 continue;
             }
@@ -152,9 +152,8 @@ public final class ReplicaFetcher {
         if (removed <= 0) {
             return false;
         }
-        cluster.timeline().record("Truncated", partition.topicPartition() + " broker=" + follower + " from=" + before
-                + " to=" + followerLog.logEndOffset() + " records=" + removed + " leaderEpoch=" + partition.leaderEpoch()
-                + " reason=" + reason);
+        cluster.timeline().record(new Truncated(partition.topic().name(), partition.index(), follower, before,
+                followerLog.logEndOffset(), removed, partition.leaderEpoch(), reason));
         return true;
     }
 }

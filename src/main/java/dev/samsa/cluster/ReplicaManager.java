@@ -1,5 +1,6 @@
 package dev.samsa.cluster;
 
+import dev.samsa.event.StaleLeaderAppend;
 import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
 import org.apache.kafka.common.TopicPartition;
@@ -96,8 +97,8 @@ public final class ReplicaManager {
         LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs());
         scheduleFlush(partition, brokerId, log);
         if (partition.isStaleLeader(brokerId)) {
-            cluster.timeline().recordCoalesced("StaleLeaderAppend", tp + "@" + brokerId, tp + " broker=" + brokerId
-                    + " epoch=" + partition.leaderEpochSeenBy(brokerId) + " logEndOffset=" + log.logEndOffset());
+            cluster.timeline().record(new StaleLeaderAppend(tp.topic(), tp.partition(), brokerId,
+                    partition.leaderEpochSeenBy(brokerId), log.logEndOffset()));
             return info;
         }
         if (partition.maybeAdvanceHighWatermark()) {

@@ -1,12 +1,34 @@
 package dev.samsa.event;
 
-import java.time.Instant;
+/**
+ * Something that happened in the cluster, with the fields a test or a history checker reads. The timeline stamps it
+ * with the cluster time ({@link TimedEvent}).
+ *
+ * <p>Each event also reads as one line of text, {@link #type()} then {@link #details()}, which the timeline prints;
+ * that text is what a human (and a seed replayed a week later) compares, so it does not change when fields are added.
+ */
+public sealed interface ClusterEvent permits
+        // the cluster, its brokers and topics
+        ClusterStarted, BrokerStarted, BrokerStopped, TopicCreated, PartitionsCreated, TopicDeleted,
+        // replication
+        LeaderChanged, IsrExpanded, IsrShrunk, HighWatermark, StaleLeaderAppend, Truncated, RetentionDeleted,
+        RecordsDeleted, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,
+        // faults
+        FailuresScheduled, FaultInjected, ReplicationPaused, ReplicationResumed, BrokerLatency, BrokerIsolated,
+        IsolationHealed, ClientConnectionsDropped, RequestsIntercepted, InterceptionRemoved,
+        // consumer groups and their coordinator
+        GroupCreated, GroupRemoved, GroupStateChanged, RebalanceStarted, GenerationStarted, MemberJoined, MemberRemoved,
+        MemberDisconnected, SessionRearmed, StaticMemberReplaced, CoordinatorLoaded, CoordinatorUnloaded,
+        CoordinatorRecordSkipped, OffsetsExpiryFailed, OffsetsExpired {
 
-/** One entry of the timeline: what happened, at which cluster time, with the details a human needs. */
-public record ClusterEvent(long timeMs, String type, String details) {
-
-    @Override
-    public String toString() {
-        return Instant.ofEpochMilli(timeMs) + "  " + type + (details.isEmpty() ? "" : "  " + details);
+    /**
+     * The name the timeline prints: the record's name, except that a fault prints as FaultApplied or FaultHealed and
+     * an unclean election as UncleanLeaderElected.
+     */
+    default String type() {
+        return getClass().getSimpleName();
     }
+
+    /** The fields as the timeline prints them after the type. */
+    String details();
 }

@@ -1,5 +1,6 @@
 package dev.samsa.event;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,17 +9,18 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
- * The cluster's event timeline. Appended to on the cluster loop; read from any thread (reads take a snapshot).
+ * The cluster's event timeline. Appended to on the cluster loop; read from any thread (reads take a snapshot). The
+ * cluster's domain records into it; a test gets it as a {@link ClusterTimeline}, which only reads.
  *
  * <p>It keeps the most recent {@code capacity} events and counts the earlier ones it dropped: a cluster that runs for
  * hours (a soak test, a fuzzer, a standalone launcher) would otherwise hold every event it ever recorded.
  */
-public final class Timeline {
+public final class Timeline implements ClusterTimeline {
 
     /**
-     * Events kept by default. An event retains about 200 bytes (measured on the wire fuzzer's cluster; its details
-     * string dominates), so a full timeline is about 20 MiB; an ordinary test records tens to a few thousand events
-     * and never reaches it.
+     * Events kept by default. An event retained about 200 bytes when it kept its details as text (measured on the wire
+     * fuzzer's cluster); as fields it retains about 150 (a mix of replication, fault and group events), so a full
+     * timeline stays under about 20 MiB; an ordinary test records tens to a few thousand events and never reaches it.
      */
     public static final int DEFAULT_CAPACITY = 100_000;
 
@@ -27,7 +29,7 @@ public final class Timeline {
     private final int capacity;
     // A ring: the oldest kept event is at head. It grows up to capacity as events arrive, so a short test's cluster
     // does not pay for a full timeline up front.
-    private ClusterEvent[] ring;
+    private TimedEvent[] ring;
     private int head;
     private int size;
     private long dropped;
@@ -53,30 +55,38 @@ public final class Timeline {
         this.wallMillis = wallMillis;
         this.capacity = capacity;
         // Never longer than capacity: once full, the ring's length is the capacity, which append relies on.
-        this.ring = new ClusterEvent[Math.min(16, capacity)];
-    }
-
-    public synchronized void record(String type, String details) {
-        append(new ClusterEvent(clock.getAsLong(), type, details));
-        lastKey = null;
-        notifyAll();
+        this.ring = new TimedEvent[Math.min(16, capacity)];
     }
 
     /**
-     * Records an event that replaces the previous one when that was of the same type and key with nothing in between,
-     * so a stream of high-watermark moves reads as one line.
+     * Appends an event stamped with the cluster time. An event of a stream (see {@link #coalescingKey}) replaces the
+     * previous one when that was of the same stream with nothing in between, so a stream of high-watermark moves
+     * reads as one line.
      */
-    public synchronized void recordCoalesced(String type, String key, String details) {
-        if (size > 0 && key.equals(lastKey) && get(size - 1).type().equals(type)) {
-            ring[slot(size - 1)] = new ClusterEvent(clock.getAsLong(), type, details);
+    public synchronized void record(ClusterEvent event) {
+        TimedEvent timed = new TimedEvent(clock.getAsLong(), event);
+        String key = coalescingKey(event);
+        if (key != null && size > 0 && key.equals(lastKey) && get(size - 1).type().equals(event.type())) {
+            ring[slot(size - 1)] = timed;
         } else {
-            append(new ClusterEvent(clock.getAsLong(), type, details));
+            append(timed);
         }
         lastKey = key;
         notifyAll();
     }
 
-    private void append(ClusterEvent event) {
+    /** Which stream an event belongs to, or null when it stands alone: only its latest state is worth a line. */
+    private static String coalescingKey(ClusterEvent event) {
+        if (event instanceof HighWatermark hw) {
+            return hw.topic() + "-" + hw.partition();
+        }
+        if (event instanceof StaleLeaderAppend append) {
+            return append.topic() + "-" + append.partition() + "@" + append.brokerId();
+        }
+        return null;
+    }
+
+    private void append(TimedEvent event) {
         if (size == capacity) {
             ring[head] = event; // the oldest goes, the newest takes its slot
             head = (head + 1) % ring.length;
@@ -95,16 +105,12 @@ public final class Timeline {
         return (head + index) % ring.length;
     }
 
-    private ClusterEvent get(int index) {
+    private TimedEvent get(int index) {
         return ring[slot(index)];
     }
 
-    /**
-     * Waits, in wall time, for an event matching {@code predicate} among the kept events, and returns the first one.
-     *
-     * @throws IllegalStateException naming the timeline when none arrived in time
-     */
-    public ClusterEvent await(Predicate<ClusterEvent> predicate, java.time.Duration timeout) {
+    @Override
+    public TimedEvent await(Predicate<TimedEvent> predicate, Duration timeout) {
         long deadline = wallMillis.getAsLong() + timeout.toMillis();
         synchronized (this) {
             // Position (counting dropped events) of the first event not yet tested. The last event is tested again on
@@ -113,7 +119,7 @@ public final class Timeline {
             long untested = dropped;
             while (true) {
                 for (int i = (int) (Math.max(untested, dropped) - dropped); i < size; i++) {
-                    ClusterEvent e = get(i);
+                    TimedEvent e = get(i);
                     if (predicate.test(e)) {
                         return e;
                     }
@@ -133,41 +139,28 @@ public final class Timeline {
         }
     }
 
-    /** The kept events, oldest first. */
-    public List<ClusterEvent> events() {
+    @Override
+    public List<TimedEvent> events() {
         return snapshot().events();
     }
 
-    /** How many of the earliest events were dropped to stay within the capacity. */
+    @Override
     public synchronized long dropped() {
         return dropped;
     }
 
+    @Override
     public int capacity() {
         return capacity;
     }
 
-    /**
-     * The kept events together with how many came before them, read at one instant, so that a reader can tell where
-     * an event stands among all events ever recorded ({@code dropped + index}) while the cluster goes on recording.
-     */
+    @Override
     public synchronized Snapshot snapshot() {
-        List<ClusterEvent> kept = new ArrayList<>(size);
+        List<TimedEvent> kept = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             kept.add(get(i));
         }
         return new Snapshot(dropped, List.copyOf(kept));
-    }
-
-    /**
-     * @param dropped events recorded before {@code events} and no longer kept
-     * @param events the kept events, oldest first
-     */
-    public record Snapshot(long dropped, List<ClusterEvent> events) {
-    }
-
-    public List<ClusterEvent> matching(Predicate<ClusterEvent> predicate) {
-        return events().stream().filter(predicate).toList();
     }
 
     /**
@@ -177,7 +170,7 @@ public final class Timeline {
     @Override
     public String toString() {
         Snapshot snapshot = snapshot();
-        String lines = snapshot.events().stream().map(ClusterEvent::toString).collect(Collectors.joining("\n"));
+        String lines = snapshot.events().stream().map(TimedEvent::toString).collect(Collectors.joining("\n"));
         if (snapshot.dropped() == 0) {
             return lines;
         }

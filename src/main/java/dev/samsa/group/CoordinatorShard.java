@@ -1,5 +1,7 @@
 package dev.samsa.group;
 
+import dev.samsa.event.CoordinatorLoaded;
+import dev.samsa.event.CoordinatorRecordSkipped;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.classic.ClassicGroup;
 import dev.samsa.group.classic.ClassicGroupMetadata;
@@ -76,8 +78,7 @@ final class CoordinatorShard {
                         // One bad record must not cost every group of the shard: skip it and say so.
                         LOG.warn("Skipping the undecodable record at offset {} of __consumer_offsets-{} on broker {}: {}",
                                 r.offset(), partition, brokerId, e.toString());
-                        timeline.record("CoordinatorRecordSkipped", "__consumer_offsets-" + partition + " offset="
-                                + r.offset() + " on broker " + brokerId + ": " + e);
+                        timeline.record(new CoordinatorRecordSkipped(partition, r.offset(), brokerId, e.toString()));
                         skipped++;
                         continue;
                     }
@@ -104,9 +105,9 @@ final class CoordinatorShard {
         for (String groupId : shard.offsets.keySet()) {
             shard.groups.computeIfAbsent(groupId, g -> ClassicGroup.loaded(g, timeline, nowMs));
         }
-        timeline.record("CoordinatorLoaded", "__consumer_offsets-" + partition + " on broker " + brokerId + " groups="
-                + shard.groups.values().stream().map(g -> g.groupId() + "(" + g.state() + " generation=" + g.generationId()
-                + " members=" + g.numMembers() + ")").toList() + " records=" + records + (skipped > 0 ? " skipped=" + skipped : ""));
+        timeline.record(new CoordinatorLoaded(partition, brokerId, shard.groups.values().stream()
+                .map(g -> new CoordinatorLoaded.LoadedGroup(g.groupId(), g.state().toString(), g.generationId(), g.numMembers()))
+                .toList(), records, skipped));
         return shard;
     }
 }

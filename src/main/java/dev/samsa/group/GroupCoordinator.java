@@ -6,6 +6,9 @@ import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ReplicaManager;
 import dev.samsa.cluster.Topic;
+import dev.samsa.event.CoordinatorUnloaded;
+import dev.samsa.event.GroupCreated;
+import dev.samsa.event.GroupRemoved;
 import dev.samsa.group.classic.ClassicGroup;
 import dev.samsa.group.classic.ClassicGroupConfig;
 import dev.samsa.group.classic.ClassicGroupContext;
@@ -157,7 +160,7 @@ public final class GroupCoordinator {
         cluster.scheduler().cancel(OffsetStore.cleanupKey(partition));
         // Writes parked on this partition's high watermark learn NOT_COORDINATOR now rather than at their timeout.
         cluster.purgatory().checkAndComplete(new TopicPartition(OFFSETS_TOPIC, partition));
-        cluster.timeline().record("CoordinatorUnloaded", OFFSETS_TOPIC + "-" + partition + " from broker " + shard.brokerId);
+        cluster.timeline().record(new CoordinatorUnloaded(partition, shard.brokerId));
     }
 
     // ---- classic protocol
@@ -179,7 +182,7 @@ public final class GroupCoordinator {
             }
             group = new ClassicGroup(req.groupId(), cluster.timeline(), cluster.nowMs());
             shard.groups.put(req.groupId(), group);
-            cluster.timeline().record("GroupCreated", "group=" + req.groupId() + " coordinator=" + brokerId);
+            cluster.timeline().record(new GroupCreated(req.groupId(), brokerId, false));
         }
         classic.join().join(group, req, respond);
     }
@@ -295,7 +298,7 @@ public final class GroupCoordinator {
         group.transitionTo(ClassicGroupState.DEAD, cluster.nowMs());
         shard.groups.remove(group.groupId());
         append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), null));
-        cluster.timeline().record("GroupRemoved", "group=" + group.groupId() + " reason: " + why);
+        cluster.timeline().record(new GroupRemoved(group.groupId(), why));
     }
 
     // ---- inspection

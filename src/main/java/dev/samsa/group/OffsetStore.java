@@ -1,5 +1,8 @@
 package dev.samsa.group;
 
+import dev.samsa.event.GroupCreated;
+import dev.samsa.event.OffsetsExpired;
+import dev.samsa.event.OffsetsExpiryFailed;
 import dev.samsa.group.classic.ClassicGroup;
 import dev.samsa.group.classic.ClassicGroupState;
 import java.util.ArrayList;
@@ -61,7 +64,7 @@ public final class OffsetStore {
             }
             group = new ClassicGroup(groupId, coordinator.cluster().timeline(), coordinator.cluster().nowMs());
             shard.groups.put(groupId, group);
-            coordinator.cluster().timeline().record("GroupCreated", "group=" + groupId + " (simple, by an offset commit)");
+            coordinator.cluster().timeline().record(new GroupCreated(groupId, brokerId, true));
         }
         throwIfCommitIsInvalid(group, memberId, instanceId, generation);
         List<SimpleRecord> records = new ArrayList<>();
@@ -198,7 +201,7 @@ public final class OffsetStore {
             }
         } catch (ApiException e) {
             // The partition is moving away; the next check (or the next coordinator) retries, as Kafka's timer does.
-            coordinator.cluster().timeline().record("OffsetsExpiryFailed", "__consumer_offsets-" + shard.partition + ": " + e);
+            coordinator.cluster().timeline().record(new OffsetsExpiryFailed(shard.partition, e.toString()));
         }
         scheduleCleanup(shard);
     }
@@ -229,7 +232,8 @@ public final class OffsetStore {
         if (!expired.isEmpty()) {
             coordinator.append(shard, expired.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toArray(SimpleRecord[]::new));
             expired.forEach(tp -> shard.removeOffset(groupId, tp));
-            coordinator.cluster().timeline().record("OffsetsExpired", "group=" + groupId + " partitions=" + expired);
+            coordinator.cluster().timeline().record(new OffsetsExpired(groupId,
+                    expired.stream().map(TopicPartition::toString).toList()));
         }
         return allExpired;
     }

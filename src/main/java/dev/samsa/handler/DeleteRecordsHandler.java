@@ -1,6 +1,7 @@
 package dev.samsa.handler;
 
 import dev.samsa.cluster.Partition;
+import dev.samsa.event.RecordsDeleted;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.wire.KafkaRequest;
 import java.util.List;
@@ -83,7 +84,7 @@ final class DeleteRecordsHandler implements ApiHandler {
         long before = log.logStartOffset();
         long after = log.deleteRecordsBefore(offset);
         if (after != before) {
-            broker.cluster().timeline().record("RecordsDeleted", tp + " logStartOffset=" + after + " on broker " + broker.brokerId());
+            broker.cluster().timeline().record(new RecordsDeleted(tp.topic(), tp.partition(), after, broker.brokerId()));
         }
         return after;
     }

@@ -1,5 +1,6 @@
 package dev.samsa.handler;
 
+import dev.samsa.event.FaultInjected;
 import dev.samsa.fault.InterceptedRequest;
 import dev.samsa.fault.Verdict;
 import dev.samsa.network.RequestDispatcher;
@@ -151,8 +152,8 @@ public final class Handlers {
         switch (verdict.action()) {
             case FAIL -> {
                 broker.cluster().requestCounts().merge(request.apiKey(), 1L, Long::sum);
-                broker.cluster().timeline().record("FaultInjected", request.apiKey() + " to broker=" + broker.brokerId()
-                        + " answered " + verdict.error());
+                broker.cluster().timeline().record(new FaultInjected(request.apiKey().toString(), broker.brokerId(),
+                        verdict.error().toString()));
                 request.respondWithError(verdict.error().exception());
             }
             case DELAY -> broker.cluster().scheduler().scheduleWall(broker.cluster().faults().nextDelayKey(),

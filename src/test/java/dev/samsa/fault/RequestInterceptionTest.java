@@ -3,6 +3,7 @@ package dev.samsa.fault;
 import static dev.samsa.junit.SamsaAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.samsa.Api;
 import dev.samsa.Faults;
@@ -11,6 +12,10 @@ import dev.samsa.KafkaCluster;
 import dev.samsa.KafkaError;
 import dev.samsa.RequestInterceptor;
 import dev.samsa.RequestInterceptor.Verdict;
+import dev.samsa.event.FaultInjected;
+import dev.samsa.event.InterceptionRemoved;
+import dev.samsa.event.RequestsIntercepted;
+import dev.samsa.event.TimedEvent;
 import dev.samsa.junit.EmbeddedKafkaCluster;
 import dev.samsa.junit.EmbeddedKafkaCluster.Lifecycle;
 import dev.samsa.junit.Topic;
@@ -52,7 +57,7 @@ class RequestInterceptionTest {
             assertThat(consumer.committed(Set.of(T0)).get(T0).offset()).isEqualTo(3);
         }
         assertThat(cluster.group("billing").committed()).containsEntry(new GroupPartition("t", 0), 3L);
-        assertThat(cluster).timeline().events().filteredOn(e -> e.type().equals("FaultInjected")).isEmpty();
+        assertThat(cluster.events().events(FaultInjected.class)).isEmpty();
     }
 
     @Test
@@ -69,8 +74,8 @@ class RequestInterceptionTest {
         }
         assertThat(seen).as("the failed commit and its retry").hasValue(2);
         assertThat(cluster.group("billing").committed()).containsEntry(new GroupPartition("t", 0), 5L);
-        assertThat(cluster).timeline().events().filteredOn(e -> e.type().equals("FaultInjected")).singleElement()
-                .satisfies(e -> assertThat(e.details()).contains("OFFSET_COMMIT").contains("COORDINATOR_LOAD_IN_PROGRESS"));
+        assertThat(cluster.events().events(FaultInjected.class)).extracting(FaultInjected::api, FaultInjected::error)
+                .containsExactly(tuple("OFFSET_COMMIT", "COORDINATOR_LOAD_IN_PROGRESS"));
     }
 
     @Test
@@ -119,7 +124,8 @@ class RequestInterceptionTest {
         }
         assertThat(commits).hasValue(1);
         assertThat(cluster.group("billing").committed()).containsEntry(new GroupPartition("t", 0), 2L);
-        assertThat(cluster).timeline().hasEvent("FaultApplied").hasEvent("FaultHealed");
+        assertThat(cluster).timeline().events().extracting(TimedEvent::event)
+                .contains(new RequestsIntercepted("OFFSET_COMMIT"), new InterceptionRemoved("OFFSET_COMMIT"));
     }
 
     /** Its own cluster: the interceptor's failure is an internal error, which the JUnit extension would fail the test on. */
@@ -151,8 +157,7 @@ class RequestInterceptionTest {
             // Both errors are retriable: the producer retries past the three failures, which come in install order.
             assertThat(producer.send(new ProducerRecord<>("t", 0, "k", "v")).get(30, TimeUnit.SECONDS).offset()).isZero();
         }
-        assertThat(cluster).timeline().events().filteredOn(e -> e.type().equals("FaultInjected"))
-                .extracting(e -> e.details().substring(e.details().lastIndexOf(' ') + 1))
+        assertThat(cluster.events().events(FaultInjected.class)).extracting(FaultInjected::error)
                 .containsExactly("NOT_LEADER_OR_FOLLOWER", "NOT_LEADER_OR_FOLLOWER", "NOT_ENOUGH_REPLICAS");
     }
 

@@ -12,6 +12,8 @@ import dev.samsa.ConsumerGroup;
 import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
 import dev.samsa.PartitionView;
+import dev.samsa.event.CoordinatorLoaded;
+import dev.samsa.event.GroupStateChanged;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,9 +76,8 @@ class CoordinatorFailoverTest {
             expected.removeAll(readBefore);
             assertThat(readAfter).as("resumed exactly at the committed offsets %s; timeline:\n%s", committed, cluster.events())
                     .containsExactlyInAnyOrderElementsOf(expected);
-            assertThat(cluster.events().matching(e -> e.type().equals("CoordinatorLoaded")
-                    && e.details().startsWith("__consumer_offsets-" + offsetsPartition(group) + " on broker ")
-                    && !e.details().contains("on broker " + coordinator + " "))).as("loaded by the new leader").isNotEmpty();
+            assertThat(cluster.events().events(CoordinatorLoaded.class)).as("loaded by the new leader")
+                    .anyMatch(l -> l.partition() == offsetsPartition(group) && l.brokerId() != coordinator);
         }
     }
 
@@ -116,8 +117,7 @@ class CoordinatorFailoverTest {
                 assertThat(after.members()).containsExactlyInAnyOrderElementsOf(before.members());
                 assertThat(a.assignment()).isEqualTo(ownedByA);
                 assertThat(cluster.events().events().subList(eventsBefore, cluster.events().events().size()))
-                        .as("no rebalance after the failover").noneMatch(e -> e.type().equals("GroupStateChanged")
-                                && e.details().startsWith("group=" + group + " "));
+                        .as("no rebalance after the failover").noneMatch(e -> e.event() instanceof GroupStateChanged c && c.groupId().equals(group));
             } finally {
                 closeQuietly(a);
                 closeQuietly(b);

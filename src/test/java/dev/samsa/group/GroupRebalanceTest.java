@@ -7,7 +7,7 @@ import dev.samsa.ConsumerGroup;
 import dev.samsa.GroupPartition;
 import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.GroupStateChanged;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,9 +44,8 @@ class GroupRebalanceTest {
             } finally {
                 consumers.forEach(c -> c.close(Duration.ofSeconds(5)));
             }
-            List<String> transitions = cluster.events().matching(e -> e.type().equals("GroupStateChanged")
-                    && e.details().startsWith("group=" + group + " ")).stream().map(ClusterEvent::details)
-                    .map(d -> d.split(" ")[1]).toList();
+            List<String> transitions = cluster.events().events(GroupStateChanged.class).stream()
+                    .filter(c -> c.groupId().equals(group)).map(c -> c.previousState() + "->" + c.state()).toList();
             assertThat(transitions).as("state transitions of %s:\n%s", group, cluster.events())
                     .startsWith("Empty->PreparingRebalance", "PreparingRebalance->CompletingRebalance", "CompletingRebalance->Stable",
                             "Stable->PreparingRebalance", "PreparingRebalance->CompletingRebalance", "CompletingRebalance->Stable")

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.samsa.ConsumerGroup;
 import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
+import dev.samsa.event.MemberRemoved;
 import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,9 +58,9 @@ class GroupSessionTimeoutTest {
                 ConsumerGroup afterJump = cluster.group("billing");
                 assertThat(afterJump.state()).as("%s\n%s", afterJump, cluster.events()).isEqualTo(GroupState.PREPARING_REBALANCE);
                 assertThat(afterJump.members()).as("%s", afterJump).extracting(ConsumerGroup.Member::clientId).containsExactly("live");
-                assertThat(cluster.events().matching(e -> e.type().equals("MemberRemoved") && e.details().contains(dyingId)))
+                assertThat(cluster.events().events(MemberRemoved.class)).filteredOn(m -> m.memberId().equals(dyingId))
                         .as("timeline:\n%s", cluster.events()).singleElement()
-                        .satisfies(e -> assertThat(e.details()).contains("session timeout"));
+                        .satisfies(m -> assertThat(m.reason()).contains("session timeout"));
 
                 GroupRebalanceTest.awaitStable(cluster, "billing", List.of(live));
                 assertThat(cluster.group("billing").generation()).isEqualTo(generation + 1);

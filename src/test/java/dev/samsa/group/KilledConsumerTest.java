@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.samsa.ConsumerGroup;
 import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
+import dev.samsa.event.MemberRemoved;
 import dev.samsa.time.ClusterClock;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -59,9 +60,10 @@ class KilledConsumerTest {
                 ConsumerGroup after = cluster.group("billing");
                 assertThat(after.members()).as("%s\n%s", after, cluster.events())
                         .extracting(ConsumerGroup.Member::memberId).containsExactly(survivorId);
-                assertThat(cluster.events().matching(e -> e.type().equals("MemberRemoved")))
+                assertThat(cluster.events().events(MemberRemoved.class))
                         .as("timeline:\n%s", cluster.events()).singleElement()
-                        .satisfies(e -> assertThat(e.details()).contains(childId, "connection to the coordinator closed"));
+                        .satisfies(m -> assertThat(m.memberId()).isEqualTo(childId))
+                        .satisfies(m -> assertThat(m.reason()).contains("connection to the coordinator closed"));
                 assertThat(tookMs).as("wall time from the jump to the survivor's new assignment").isLessThan(1000);
             } finally {
                 child.destroyForcibly();

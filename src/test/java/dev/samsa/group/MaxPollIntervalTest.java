@@ -11,6 +11,8 @@ import static org.awaitility.Awaitility.await;
 import dev.samsa.ConsumerGroup;
 import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
+import dev.samsa.event.MemberJoined;
+import dev.samsa.event.MemberRemoved;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,9 +74,9 @@ class MaxPollIntervalTest {
                 });
 
                 String slowId = memberIdRemoved(cluster);
-                assertThat(cluster.events().matching(e -> e.type().equals("MemberRemoved") && e.details().contains(slowId)))
+                assertThat(cluster.events().events(MemberRemoved.class)).filteredOn(m -> m.memberId().equals(slowId))
                         .as("timeline:\n%s", cluster.events()).singleElement()
-                        .satisfies(e -> assertThat(e.details()).contains("left").contains("poll timeout"));
+                        .satisfies(m -> assertThat(m.reason()).contains("left").contains("poll timeout"));
                 assertThatThrownBy(slow::commitSync).as("the late commit of the removed member")
                         .isInstanceOf(CommitFailedException.class);
 
@@ -117,7 +119,7 @@ class MaxPollIntervalTest {
     }
 
     private static String memberIdRemoved(KafkaCluster cluster) {
-        return cluster.events().matching(e -> e.type().equals("MemberJoined") && e.details().contains("client=slow"))
-                .get(0).details().replaceAll(".* member=(\\S+) .*", "$1");
+        return cluster.events().events(MemberJoined.class).stream().filter(j -> j.clientId().startsWith("slow"))
+                .findFirst().orElseThrow().memberId();
     }
 }

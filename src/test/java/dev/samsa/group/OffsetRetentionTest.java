@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 import dev.samsa.ConsumerGroup;
 import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
+import dev.samsa.event.OffsetsExpired;
 import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,7 +63,7 @@ class OffsetRetentionTest {
             ConsumerGroup expired = cluster.group(GROUP);
             assertThat(expired.committed()).as("after the retention:\n%s", cluster.events()).isEmpty();
             assertThat(expired.state()).isEqualTo(GroupState.DEAD);
-            assertThat(cluster.events().matching(e -> e.type().equals("OffsetsExpired") && e.details().contains("group=" + GROUP)))
+            assertThat(cluster.events().matching(e -> e.event() instanceof OffsetsExpired x && x.groupId().equals(GROUP)))
                     .singleElement().satisfies(e -> assertThat(e.timeMs())
                             .isEqualTo(Instant.parse("2026-01-08T00:00:00Z").toEpochMilli()));
 

@@ -11,7 +11,7 @@ import static dev.samsa.replication.ScenarioSupport.shrinkIsrToLeader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.samsa.KafkaCluster;
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.Truncated;
 import dev.samsa.junit.EmbeddedKafkaCluster;
 import dev.samsa.junit.EmbeddedKafkaCluster.ClockType;
 import dev.samsa.junit.EmbeddedKafkaCluster.Lifecycle;
@@ -61,9 +61,8 @@ class DataLossScenariosTest {
 
                 cluster.broker(leader).restart();
                 awaitCluster().untilAsserted(highWatermarkReached(cluster, "payments", 0, 100));
-                ClusterEvent truncation = cluster.events().await(e -> e.type().equals("Truncated")
-                        && e.details().contains("broker=" + leader), Duration.ofSeconds(10));
-                assertThat(truncation.details()).contains("records=" + K);
+                Truncated truncation = cluster.events().await(Truncated.class, t -> t.brokerId() == leader, Duration.ofSeconds(10));
+                assertThat(truncation.records()).isEqualTo(K);
 
                 assertThat(cluster).topic("payments").values().satisfies(read -> {
                     List<String> missing = new ArrayList<>(acknowledged);

@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.samsa.KafkaCluster;
 import dev.samsa.PartitionView;
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.Truncated;
 import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,9 +87,8 @@ class DoubleFailoverTest {
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
-            ClusterEvent truncation = cluster.events().await(e -> e.type().equals("Truncated")
-                    && e.details().contains("broker=" + b), Duration.ofSeconds(10));
-            assertThat(truncation.details()).contains("records=" + K);
+            Truncated truncation = cluster.events().await(Truncated.class, t -> t.brokerId() == b, Duration.ofSeconds(10));
+            assertThat(truncation.records()).isEqualTo(K);
             assertThat(partition.batches(b)).isEqualTo(partition.batches(l));
 
             cluster.broker(l).crash();
@@ -134,9 +133,8 @@ class DoubleFailoverTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> partition.isr().size() == 3);
             awaitHighWatermark(cluster, "events", 5 + K);
 
-            ClusterEvent truncation = cluster.events().await(e -> e.type().equals("Truncated")
-                    && e.details().contains("broker=" + l), Duration.ofSeconds(10));
-            assertThat(truncation.details()).contains("from=15", "to=5", "records=" + K);
+            Truncated truncation = cluster.events().await(Truncated.class, t -> t.brokerId() == l, Duration.ofSeconds(10));
+            assertThat(truncation).extracting(Truncated::fromOffset, Truncated::toOffset, Truncated::records).containsExactly(15L, 5L, (long) K);
             assertThat(partition.batches(l)).as("l").isEqualTo(partition.batches(b));
             assertThat(partition.batches(a)).as("a").isEqualTo(partition.batches(b));
             List<String> read = readAll(cluster, "events");

@@ -11,7 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.samsa.KafkaCluster;
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.IsrShrunk;
+import dev.samsa.event.TimedEvent;
+import dev.samsa.event.Truncated;
 import dev.samsa.junit.EmbeddedKafkaCluster;
 import dev.samsa.junit.EmbeddedKafkaCluster.ClockType;
 import dev.samsa.junit.EmbeddedKafkaCluster.Lifecycle;
@@ -68,9 +70,8 @@ class ElectionAndTruncationTest {
                 assertThat(newLeader).isNotEqualTo(leader).isPositive();
 
                 cluster.broker(leader).restart();
-                ClusterEvent truncation = cluster.events().await(e -> e.type().equals("Truncated")
-                        && e.details().contains("broker=" + leader), Duration.ofSeconds(10));
-                assertThat(truncation.details()).contains("records=" + K);
+                Truncated truncation = cluster.events().await(Truncated.class, t -> t.brokerId() == leader, Duration.ofSeconds(10));
+                assertThat(truncation.records()).isEqualTo(K);
                 assertThat(cluster).topic("events").values()
                         .containsExactlyElementsOf(before).doesNotContainAnyElementsOf(lonely);
             }
@@ -208,9 +209,9 @@ class ElectionAndTruncationTest {
             clock.advance(Duration.ofMillis(1));
             assertThat(cluster.partition("metrics", 0).isr()).as("1 ms past it: out").doesNotContain(follower);
 
-            ClusterEvent shrink = cluster.events().events().stream().filter(e -> e.type().equals("IsrShrunk")).findFirst().orElseThrow();
+            TimedEvent shrink = cluster.events().matching(e -> e.event() instanceof IsrShrunk).get(0);
             assertThat(shrink.timeMs()).isEqualTo(pausedAt + 10_001);
-            assertThat(shrink.details()).contains("removed=" + follower);
+            assertThat(shrink.event()).isInstanceOfSatisfying(IsrShrunk.class, s -> assertThat(s.removed()).isEqualTo(follower));
         }
     }
 

@@ -12,6 +12,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.samsa.Api;
 import dev.samsa.KafkaCluster;
 import dev.samsa.KafkaError;
+import dev.samsa.event.FaultInjected;
+import dev.samsa.event.TimedEvent;
 import dev.samsa.junit.EmbeddedKafkaCluster;
 import dev.samsa.junit.EmbeddedKafkaCluster.Lifecycle;
 import dev.samsa.junit.Topic;
@@ -43,8 +45,9 @@ class FaultInjectionTest {
                 sendAcknowledged(producer, "t", "warm", 0, 1);
                 cluster.faults().failNext(Api.PRODUCE, KafkaError.NOT_LEADER_OR_FOLLOWER, 3);
                 assertThat(producer.send(new ProducerRecord<>("t", 0, "k", "after-faults")).get().offset()).isEqualTo(1);
-                assertThat(cluster).timeline().events().filteredOn(e -> e.type().equals("FaultInjected")).hasSize(3)
-                        .allSatisfy(e -> assertThat(e.details()).contains("PRODUCE").contains("NOT_LEADER_OR_FOLLOWER"));
+                assertThat(cluster).timeline().events().extracting(TimedEvent::event).filteredOn(FaultInjected.class::isInstance).hasSize(3)
+                        .allSatisfy(e -> assertThat((FaultInjected) e).extracting(FaultInjected::api, FaultInjected::error)
+                                .containsExactly("PRODUCE", "NOT_LEADER_OR_FOLLOWER"));
             }
         }
     }

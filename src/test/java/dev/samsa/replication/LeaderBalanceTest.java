@@ -4,10 +4,11 @@ import static dev.samsa.replication.ScenarioSupport.awaitHighWatermark;
 import static dev.samsa.replication.ScenarioSupport.producer;
 import static dev.samsa.replication.ScenarioSupport.sendAcknowledged;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.samsa.KafkaCluster;
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.LeaderChanged;
 import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,8 +41,8 @@ class LeaderBalanceTest {
         return preferred;
     }
 
-    private static boolean rebalanced(ClusterEvent e) {
-        return e.type().equals("LeaderChanged") && e.details().contains("reason=preferred leader rebalance");
+    private static boolean rebalanced(LeaderChanged e) {
+        return e.reason().equals("preferred leader rebalance");
     }
 
     @Test
@@ -82,8 +83,8 @@ class LeaderBalanceTest {
             // One more second: the preferred replica leads none of its one partition, 100% > 10%, so it takes it back.
             clock.advance(Duration.ofSeconds(1));
             assertThat(cluster.partition("orders", 0).leader()).isEqualTo(preferred);
-            assertThat(cluster.events().events()).filteredOn(LeaderBalanceTest::rebalanced).hasSize(1)
-                    .first().extracting(ClusterEvent::details).asString().contains("orders-0 leader=").contains("->" + preferred);
+            assertThat(cluster.events().events(LeaderChanged.class)).filteredOn(LeaderBalanceTest::rebalanced)
+                    .extracting(LeaderChanged::topic, LeaderChanged::partition, LeaderChanged::leader).containsExactly(tuple("orders", 0, preferred));
         }
     }
 
@@ -98,7 +99,7 @@ class LeaderBalanceTest {
             // Two check intervals pass; with the rebalance off the leader stays where the crash put it.
             clock.advance(Duration.ofSeconds(601));
             assertThat(cluster.partition("orders", 0).leader()).isEqualTo(leader).isNotEqualTo(preferred);
-            assertThat(cluster.events().events()).noneMatch(LeaderBalanceTest::rebalanced);
+            assertThat(cluster.events().events(LeaderChanged.class)).noneMatch(LeaderBalanceTest::rebalanced);
         }
     }
 
@@ -142,8 +143,8 @@ class LeaderBalanceTest {
             int elected = cluster.partition("orders", 0).leader();
             assertThat(elected).isPositive().isNotEqualTo(leader);
             assertThat(cluster.partition("orders", 0).isr()).containsExactly(elected);
-            assertThat(cluster.events().events()).anyMatch(e -> e.type().equals("UncleanLeaderElected")
-                    && e.details().contains("reason=unclean leader election"));
+            assertThat(cluster.events().events(LeaderChanged.class))
+                    .anyMatch(e -> e.unclean() && e.reason().equals("unclean leader election"));
         }
     }
 }

@@ -12,7 +12,7 @@ import dev.samsa.Api;
 import dev.samsa.KafkaCluster;
 import dev.samsa.KafkaError;
 import dev.samsa.PartitionView;
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.Truncated;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +58,7 @@ class LeadershipLossTest {
             assertThat((System.nanoTime() - healedAt) / 1_000_000).as("ms from the heal to the acknowledgement").isLessThan(1000);
             assertThat(acknowledged.offset()).isEqualTo(1);
             assertThat(partition.leader()).isNotEqualTo(stale);
-            cluster.events().await(e -> e.type().equals("Truncated") && e.details().contains("broker=" + stale),
+            cluster.events().await(Truncated.class, t -> t.brokerId() == stale,
                     Duration.ofSeconds(10));
             assertThat(readAll(cluster, "orders")).containsExactly("before-0", "parked");
         }
@@ -148,9 +148,8 @@ class LeadershipLossTest {
             cluster.broker(stale).heal();
             assertThatThrownBy(first::get).isInstanceOf(ExecutionException.class).cause()
                     .isInstanceOf(TimeoutException.class).hasMessageContaining("since batch creation");
-            ClusterEvent truncation = cluster.events().await(e -> e.type().equals("Truncated")
-                    && e.details().contains("broker=" + stale), Duration.ofSeconds(10));
-            assertThat(truncation.details()).contains("records=1");
+            Truncated truncation = cluster.events().await(Truncated.class, t -> t.brokerId() == stale, Duration.ofSeconds(10));
+            assertThat(truncation.records()).isEqualTo(1);
 
             List<String> after = sendAcknowledged(producer, "orders", "after", 0, 2);
             assertThat(after).as("with a bumped epoch the producer goes on").hasSize(2);

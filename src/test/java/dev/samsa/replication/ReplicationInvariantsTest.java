@@ -12,8 +12,10 @@ import dev.samsa.cluster.DelayedOperations;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ProducerIdManager;
 import dev.samsa.cluster.ReplicaManager;
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.LeaderChanged;
+import dev.samsa.event.TimedEvent;
 import dev.samsa.event.Timeline;
+import dev.samsa.event.Truncated;
 import dev.samsa.fault.FaultState;
 import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
@@ -392,13 +394,14 @@ class ReplicationInvariantsTest {
 
         void checkInvariants(String when) {
             loop.call(() -> {
-                List<ClusterEvent> events = state.timeline().events();
+                List<TimedEvent> events = state.timeline().events();
                 Map<Integer, List<long[]>> truncations = new HashMap<>();
-                for (ClusterEvent e : events.subList(eventsSeen, events.size())) {
-                    uncleanElected |= e.type().equals("UncleanLeaderElected");
-                    if (e.type().equals("Truncated")) {
-                        truncations.computeIfAbsent(field(e, "broker"), b -> new ArrayList<>())
-                                .add(new long[] {field(e, "to"), field(e, "from")});
+                for (TimedEvent e : events.subList(eventsSeen, events.size())) {
+                    if (e.event() instanceof LeaderChanged elected) {
+                        uncleanElected |= elected.unclean();
+                    }
+                    if (e.event() instanceof Truncated t) {
+                        truncations.computeIfAbsent(t.brokerId(), b -> new ArrayList<>()).add(new long[] {t.toOffset(), t.fromOffset()});
                     }
                 }
                 eventsSeen = events.size();
@@ -470,15 +473,6 @@ class ReplicationInvariantsTest {
                 }
                 return null;
             });
-        }
-
-        private static int field(ClusterEvent e, String name) {
-            for (String part : e.details().split(" ")) {
-                if (part.startsWith(name + "=")) {
-                    return Integer.parseInt(part.substring(name.length() + 1));
-                }
-            }
-            throw new IllegalStateException("No " + name + " in " + e);
         }
 
         private static List<Batch> below(List<Batch> batches, long highWatermark) {

@@ -7,7 +7,7 @@ import static dev.samsa.replication.ScenarioSupport.sendAcknowledged;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.samsa.KafkaCluster;
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.Truncated;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,9 +43,8 @@ class StaleLeaderTest {
             assertThat(cluster.partition("orders", 0).logEndOffset(newLeader)).isEqualTo(20);
 
             cluster.broker(stale).heal();
-            ClusterEvent truncation = cluster.events().await(e -> e.type().equals("Truncated")
-                    && e.details().contains("broker=" + stale), Duration.ofSeconds(10));
-            assertThat(truncation.details()).contains("records=" + K);
+            Truncated truncation = cluster.events().await(Truncated.class, t -> t.brokerId() == stale, Duration.ofSeconds(10));
+            assertThat(truncation.records()).isEqualTo(K);
 
             List<String> after;
             try (KafkaProducer<String, String> fresh = producer(cluster, "1", Map.of())) {
@@ -76,7 +75,7 @@ class StaleLeaderTest {
             acknowledged.addAll(sendAcknowledged(producer, "orders", "later", 0, 3));
 
             cluster.broker(stale).heal();
-            cluster.events().await(e -> e.type().equals("Truncated") && e.details().contains("broker=" + stale),
+            cluster.events().await(Truncated.class, t -> t.brokerId() == stale,
                     Duration.ofSeconds(10));
             awaitHighWatermark(cluster, "orders", acknowledged.size());
             assertThat(readAll(cluster, "orders")).containsExactlyElementsOf(acknowledged).doesNotContain("zombie-0");

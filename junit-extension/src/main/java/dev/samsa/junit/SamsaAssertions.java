@@ -1,7 +1,7 @@
 package dev.samsa.junit;
 
 import dev.samsa.KafkaCluster;
-import dev.samsa.event.Timeline;
+import dev.samsa.event.ClusterTimeline;
 
 /**
  * AssertJ entry points for Samsa; they sit beside AssertJ's own {@code assertThat} in a static import.
@@ -20,7 +20,7 @@ public final class SamsaAssertions {
         return new KafkaClusterAssert(cluster);
     }
 
-    public static TimelineAssert assertThat(Timeline timeline) {
+    public static TimelineAssert assertThat(ClusterTimeline timeline) {
         return new TimelineAssert(timeline.events());
     }
 }

@@ -3,7 +3,7 @@ package dev.samsa.junit;
 import dev.samsa.GroupPartition;
 import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.TimedEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
@@ -89,8 +89,8 @@ public final class SamsaConditions {
                 () -> cluster.group(groupId).committed().get(gp), committed -> committed != null && committed >= offset);
     }
 
-    private static ClusterCondition eventMatching(KafkaCluster cluster, String what, Predicate<ClusterEvent> predicate) {
-        return ClusterCondition.<List<ClusterEvent>>of("timeline has " + what, () -> cluster.events().events(),
+    private static ClusterCondition eventMatching(KafkaCluster cluster, String what, Predicate<TimedEvent> predicate) {
+        return ClusterCondition.<List<TimedEvent>>of("timeline has " + what, () -> cluster.events().events(),
                 events -> events.stream().anyMatch(predicate),
                 events -> events.size() + " events, the last " + (events.isEmpty() ? "none" : events.get(events.size() - 1)));
     }

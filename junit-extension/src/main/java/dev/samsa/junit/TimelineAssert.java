@@ -1,6 +1,6 @@
 package dev.samsa.junit;
 
-import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.TimedEvent;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -10,12 +10,12 @@ import org.assertj.core.api.ListAssert;
 
 /**
  * Assertions on a cluster's event timeline, as it was when {@link KafkaClusterAssert#timeline()} (or
- * {@link SamsaAssertions#assertThat(dev.samsa.event.Timeline)}) was called. Every failure message shows the whole
+ * {@link SamsaAssertions#assertThat(dev.samsa.event.ClusterTimeline)}) was called. Every failure message shows the whole
  * timeline, one event per line.
  */
-public final class TimelineAssert extends AbstractAssert<TimelineAssert, List<ClusterEvent>> {
+public final class TimelineAssert extends AbstractAssert<TimelineAssert, List<TimedEvent>> {
 
-    TimelineAssert(List<ClusterEvent> events) {
+    TimelineAssert(List<TimedEvent> events) {
         super(List.copyOf(events), TimelineAssert.class);
     }
 
@@ -36,7 +36,7 @@ public final class TimelineAssert extends AbstractAssert<TimelineAssert, List<Cl
     }
 
     public TimelineAssert doesNotHaveEvent(String type) {
-        List<ClusterEvent> found = actual.stream().filter(e -> e.type().equals(type)).toList();
+        List<TimedEvent> found = actual.stream().filter(e -> e.type().equals(type)).toList();
         if (!found.isEmpty()) {
             fail("to have no event " + type + " but found " + found.size() + ", first " + found.get(0));
         }
@@ -46,7 +46,7 @@ public final class TimelineAssert extends AbstractAssert<TimelineAssert, List<Cl
     /** Events of these types occur in this order, with any other events before, between and after them. */
     public TimelineAssert hasEventsInOrder(String... types) {
         int next = 0;
-        for (ClusterEvent e : actual) {
+        for (TimedEvent e : actual) {
             if (next < types.length && e.type().equals(types[next])) {
                 next++;
             }
@@ -59,7 +59,7 @@ public final class TimelineAssert extends AbstractAssert<TimelineAssert, List<Cl
     }
 
     /** The events, for any other AssertJ list assertion. */
-    public ListAssert<ClusterEvent> events() {
+    public ListAssert<TimedEvent> events() {
         return Assertions.assertThat(actual).as(descriptionText().isEmpty() ? "cluster timeline" : descriptionText());
     }
 

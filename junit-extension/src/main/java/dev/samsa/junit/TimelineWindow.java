@@ -2,8 +2,8 @@ package dev.samsa.junit;
 
 import dev.samsa.BrokerError;
 import dev.samsa.KafkaCluster;
-import dev.samsa.event.ClusterEvent;
-import dev.samsa.event.Timeline;
+import dev.samsa.event.ClusterTimeline;
+import dev.samsa.event.TimedEvent;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,13 +20,13 @@ import java.util.List;
  * @param last the last of them as it was then, or null when there were none
  * @param internalErrors the cluster's internal errors before the test
  */
-record TimelineWindow(long count, ClusterEvent last, int internalErrors) {
+record TimelineWindow(long count, TimedEvent last, int internalErrors) {
 
     static final TimelineWindow WHOLE = new TimelineWindow(0, null, 0);
 
     static TimelineWindow startingNow(KafkaCluster cluster) {
-        Timeline.Snapshot snapshot = cluster.events().snapshot();
-        List<ClusterEvent> events = snapshot.events();
+        ClusterTimeline.Snapshot snapshot = cluster.events().snapshot();
+        List<TimedEvent> events = snapshot.events();
         int errors = cluster.internalErrors().size();
         return events.isEmpty() ? new TimelineWindow(snapshot.dropped(), null, errors)
                 : new TimelineWindow(snapshot.dropped() + events.size(), events.get(events.size() - 1), errors);
@@ -43,12 +43,12 @@ record TimelineWindow(long count, ClusterEvent last, int internalErrors) {
      *
      * @param dropped how many of the test's events the timeline dropped before these
      */
-    record Events(long dropped, List<ClusterEvent> kept) {
+    record Events(long dropped, List<TimedEvent> kept) {
     }
 
     Events eventsOf(KafkaCluster cluster) {
-        Timeline.Snapshot snapshot = cluster.events().snapshot();
-        List<ClusterEvent> events = snapshot.events();
+        ClusterTimeline.Snapshot snapshot = cluster.events().snapshot();
+        List<TimedEvent> events = snapshot.events();
         // Where the window starts among the kept events; negative when the timeline has dropped part of the test.
         long from = Math.min(count - snapshot.dropped(), events.size());
         if (from > 0 && !events.get((int) from - 1).equals(last)) {
@@ -62,7 +62,7 @@ record TimelineWindow(long count, ClusterEvent last, int internalErrors) {
 
     /** The report printed for a failed test: a header, then one aligned line per event. */
     static String report(String testName, KafkaCluster cluster, Events window) {
-        List<ClusterEvent> events = window.kept();
+        List<TimedEvent> events = window.kept();
         StringBuilder out = new StringBuilder()
                 .append("Samsa cluster timeline during ").append(testName)
                 .append(" (seed ").append(cluster.seed())
@@ -77,13 +77,13 @@ record TimelineWindow(long count, ClusterEvent last, int internalErrors) {
         }
         int timeWidth = "cluster time".length();
         int typeWidth = "event".length();
-        for (ClusterEvent e : events) {
+        for (TimedEvent e : events) {
             timeWidth = Math.max(timeWidth, Instant.ofEpochMilli(e.timeMs()).toString().length());
             typeWidth = Math.max(typeWidth, e.type().length());
         }
         String line = "  %-" + timeWidth + "s  %-" + typeWidth + "s  %s";
         out.append(String.format(line, "cluster time", "event", "details").stripTrailing());
-        for (ClusterEvent e : events) {
+        for (TimedEvent e : events) {
             out.append('\n').append(String.format(line, Instant.ofEpochMilli(e.timeMs()), e.type(), e.details()).stripTrailing());
         }
         return out.toString();

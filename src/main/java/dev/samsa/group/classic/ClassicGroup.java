@@ -6,6 +6,7 @@ import static dev.samsa.group.classic.ClassicGroupState.EMPTY;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
+import dev.samsa.event.GroupStateChanged;
 import dev.samsa.event.Timeline;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -163,8 +164,8 @@ public final class ClassicGroup {
         previousState = state;
         state = target;
         stateTimestampMs = nowMs;
-        timeline.record("GroupStateChanged", "group=" + groupId + " " + previousState + "->" + state
-                + " generation=" + generationId + " leader=" + leaderId + " members=" + members.keySet());
+        timeline.record(new GroupStateChanged(groupId, String.valueOf(previousState), state.toString(), generationId, leaderId,
+                List.copyOf(members.keySet())));
     }
 
     public ClassicGroupState state() {

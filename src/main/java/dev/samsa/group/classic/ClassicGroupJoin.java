@@ -6,6 +6,11 @@ import static dev.samsa.group.classic.ClassicGroupState.EMPTY;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
+import dev.samsa.event.GenerationStarted;
+import dev.samsa.event.MemberJoined;
+import dev.samsa.event.MemberRemoved;
+import dev.samsa.event.RebalanceStarted;
+import dev.samsa.event.StaticMemberReplaced;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -145,7 +150,7 @@ public final class ClassicGroupJoin {
             group.setNewMemberAdded(true);
         }
         group.add(member, respond);
-        group.timeline().record("MemberJoined", "group=" + group.groupId() + " member=" + member + " client=" + req.clientId());
+        group.timeline().record(new MemberJoined(group.groupId(), member.memberId(), member.groupInstanceId(), req.clientId()));
         // A new member parked in JoinGroup cannot heartbeat; Kafka bounds its wait instead of its session.
         flows.liveness.rescheduleHeartbeat(group, member, ctx.config().get().newMemberJoinTimeoutMs());
         maybePrepareRebalanceOrCompleteJoin(group, "adding member " + memberId + "; client reason: " + req.reason());
@@ -162,8 +167,7 @@ public final class ClassicGroupJoin {
                                     Consumer<JoinResult> respond) {
         ctx.scheduler().cancel(ClassicGroupContext.heartbeatKey(group.groupId(), oldMemberId));
         ClassicGroupMember member = group.replaceStaticMember(req.groupInstanceId(), oldMemberId, newMemberId, ctx.wallMs());
-        group.timeline().record("StaticMemberReplaced", "group=" + group.groupId() + " instance=" + req.groupInstanceId()
-                + " " + oldMemberId + "->" + newMemberId);
+        group.timeline().record(new StaticMemberReplaced(group.groupId(), req.groupInstanceId(), oldMemberId, newMemberId));
         flows.liveness.rescheduleHeartbeat(group, member, member.sessionTimeoutMs());
         group.updateMember(member, req.protocols(), req.rebalanceTimeoutMs(), req.sessionTimeoutMs(), respond);
         ctx.persist(group);
@@ -212,8 +216,7 @@ public final class ClassicGroupJoin {
         group.clearPendingSyncMembers();
         ctx.scheduler().cancel(ClassicGroupContext.syncKey(group.groupId()));
         boolean initial = group.isInState(EMPTY);
-        group.timeline().record("RebalanceStarted", "group=" + group.groupId() + " generation=" + group.generationId()
-                + " reason: " + reason);
+        group.timeline().record(new RebalanceStarted(group.groupId(), group.generationId(), reason));
         group.transitionTo(PREPARING_REBALANCE, ctx.nowMs());
         group.rebalanceStartedWallMs = ctx.wallMs();
         if (initial) {
@@ -285,8 +288,8 @@ public final class ClassicGroupJoin {
             if (!failed.isStatic()) {
                 group.remove(failed.memberId());
                 ctx.scheduler().cancel(ClassicGroupContext.heartbeatKey(group.groupId(), failed.memberId()));
-                group.timeline().record("MemberRemoved", "group=" + group.groupId() + " member=" + failed
-                        + " reason: did not rejoin within the rebalance timeout");
+                group.timeline().record(new MemberRemoved(group.groupId(), failed.memberId(), failed.groupInstanceId(),
+                        "did not rejoin within the rebalance timeout"));
             }
         }
         if (!group.maybeElectNewJoinedLeader() && !group.allMembers().isEmpty()) {
@@ -299,8 +302,8 @@ public final class ClassicGroupJoin {
         if (group.isInState(EMPTY)) {
             return;
         }
-        group.timeline().record("GenerationStarted", "group=" + group.groupId() + " generation=" + group.generationId()
-                + " protocol=" + group.protocolName() + " leader=" + group.leaderOrNull() + " members=" + group.allMembers());
+        group.timeline().record(new GenerationStarted(group.groupId(), group.generationId(), group.protocolName(),
+                group.leaderOrNull(), group.allMembers().stream().map(String::valueOf).toList()));
         for (ClassicGroupMember member : List.copyOf(group.allMembers())) {
             boolean leader = group.isLeader(member.memberId());
             group.completeJoin(member, currentGeneration(group, member.memberId(), leader, false));

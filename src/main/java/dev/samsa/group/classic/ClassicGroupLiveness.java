@@ -5,6 +5,9 @@ import static dev.samsa.group.classic.ClassicGroupState.DEAD;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
+import dev.samsa.event.MemberDisconnected;
+import dev.samsa.event.MemberRemoved;
+import dev.samsa.event.SessionRearmed;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.errors.ApiException;
@@ -107,7 +110,7 @@ public final class ClassicGroupLiveness {
         ctx.scheduler().cancel(ClassicGroupContext.heartbeatKey(group.groupId(), memberId));
         group.completeJoin(member, JoinResult.error(Errors.UNKNOWN_MEMBER_ID, ""));
         group.remove(memberId);
-        group.timeline().record("MemberRemoved", "group=" + group.groupId() + " member=" + member + " reason: " + reason);
+        group.timeline().record(new MemberRemoved(group.groupId(), member.memberId(), member.groupInstanceId(), reason));
     }
 
     void rescheduleHeartbeat(ClassicGroup group, ClassicGroupMember member, long timeoutMs) {
@@ -153,8 +156,8 @@ public final class ClassicGroupLiveness {
         long nowWallMs = ctx.wallMs();
         if (!member.silentInWallTime(nowWallMs)) {
             // Still talking in wall time: the clock jumped over its heartbeats, it did not miss them.
-            group.timeline().record("SessionRearmed", "group=" + groupId + " member=" + member + " heard "
-                    + member.wallMsSinceHeard(nowWallMs) + " ms ago in wall time, heartbeat interval ~" + member.heartbeatIntervalEstimateMs() + " ms");
+            group.timeline().record(new SessionRearmed(groupId, member.memberId(), member.groupInstanceId(),
+                    member.wallMsSinceHeard(nowWallMs), member.heartbeatIntervalEstimateMs()));
             rescheduleHeartbeat(group, member, member.sessionTimeoutMs());
             return;
         }
@@ -172,7 +175,7 @@ public final class ClassicGroupLiveness {
         ctx.scheduler().cancel(ClassicGroupContext.heartbeatKey(group.groupId(), memberId));
         group.completeJoin(member, JoinResult.error(Errors.UNKNOWN_MEMBER_ID, ""));
         group.remove(memberId);
-        group.timeline().record("MemberRemoved", "group=" + group.groupId() + " member=" + member + " reason: " + reason);
+        group.timeline().record(new MemberRemoved(group.groupId(), member.memberId(), member.groupInstanceId(), reason));
         if (group.isInState(STABLE) || group.isInState(COMPLETING_REBALANCE)) {
             flows.join.maybePrepareRebalanceOrCompleteJoin(group, "removing " + memberId + ": " + reason);
         } else if (group.isInState(PREPARING_REBALANCE) && group.hasAllMembersJoined()) {
@@ -184,8 +187,7 @@ public final class ClassicGroupLiveness {
     public void connectionClosed(ClassicGroup group, String connection) {
         for (ClassicGroupMember m : group.allMembers()) {
             if (m.connectionClosed(connection)) {
-                group.timeline().record("MemberDisconnected", "group=" + group.groupId() + " member=" + m
-                        + " connection=" + connection);
+                group.timeline().record(new MemberDisconnected(group.groupId(), m.memberId(), m.groupInstanceId(), connection));
             }
         }
     }

@@ -4,6 +4,7 @@ import static dev.samsa.group.classic.ClassicGroupState.COMPLETING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
+import dev.samsa.event.MemberRemoved;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -140,8 +141,7 @@ public final class ClassicGroupSync {
         for (String memberId : missing) {
             group.remove(memberId);
             ctx.scheduler().cancel(ClassicGroupContext.heartbeatKey(groupId, memberId));
-            group.timeline().record("MemberRemoved", "group=" + groupId + " member=" + memberId
-                    + " reason: no SyncGroup within the rebalance timeout");
+            group.timeline().record(new MemberRemoved(groupId, memberId, null, "no SyncGroup within the rebalance timeout"));
         }
         flows.join.prepareRebalance(group, "removing " + missing + " on pending sync expiration");
     }

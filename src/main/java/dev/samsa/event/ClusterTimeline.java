@@ -1,0 +1,60 @@
+package dev.samsa.event;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The cluster's event timeline as a test sees it: it can read, await and print the events, not record them. Safe to
+ * read from any thread while the cluster goes on recording.
+ */
+public interface ClusterTimeline {
+
+    /** The kept events, oldest first. */
+    List<TimedEvent> events();
+
+    /** The kept events of one kind, oldest first: {@code events(Truncated.class)}. */
+    default <T extends ClusterEvent> List<T> events(Class<T> kind) {
+        return events().stream().map(TimedEvent::event).filter(kind::isInstance).map(kind::cast).toList();
+    }
+
+    default List<TimedEvent> matching(Predicate<TimedEvent> predicate) {
+        return events().stream().filter(predicate).toList();
+    }
+
+    /**
+     * Waits, in wall time, for an event matching {@code predicate} among the kept events, and returns the first one.
+     *
+     * @throws IllegalStateException naming the timeline when none arrived in time
+     */
+    TimedEvent await(Predicate<TimedEvent> predicate, Duration timeout);
+
+    /**
+     * Waits, in wall time, for an event of one kind matching {@code predicate}, and returns the first one:
+     * {@code await(Truncated.class, t -> t.brokerId() == 2, timeout)}.
+     *
+     * @throws IllegalStateException naming the timeline when none arrived in time
+     */
+    default <T extends ClusterEvent> T await(Class<T> kind, Predicate<? super T> predicate, Duration timeout) {
+        return kind.cast(await(e -> kind.isInstance(e.event()) && predicate.test(kind.cast(e.event())), timeout).event());
+    }
+
+    /** How many of the earliest events were dropped to stay within the capacity. */
+    long dropped();
+
+    /** How many of the most recent events the timeline keeps. */
+    int capacity();
+
+    /**
+     * The kept events together with how many came before them, read at one instant, so that a reader can tell where
+     * an event stands among all events ever recorded ({@code dropped + index}) while the cluster goes on recording.
+     */
+    Snapshot snapshot();
+
+    /**
+     * @param dropped events recorded before {@code events} and no longer kept
+     * @param events the kept events, oldest first
+     */
+    record Snapshot(long dropped, List<TimedEvent> events) {
+    }
+}
