@@ -74,8 +74,7 @@ public final class ReplicaFetcher {
     /** Whether {@code follower} can fetch from its leader now: both up, not paused, not cut apart. */
     boolean canFetch(Partition partition, int follower) {
         return partition.leaderLog() != null && partition.log(follower) != null
-                && !cluster.faults().isPaused(partition.topicPartition(), follower)
-                && cluster.faults().canReplicate(partition.leader(), follower);
+                && cluster.faults().canReplicate(partition.topicPartition(), partition.leader(), follower);
     }
 
     /**

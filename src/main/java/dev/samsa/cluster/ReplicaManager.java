@@ -8,7 +8,6 @@ import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.log.TimestampAndOffset;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.TopicIdPartition;

@@ -41,10 +41,15 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     public ClusterLoop(String name, ClusterClock clock, ErrorSink errors) {
+        // The one wall clock of the cluster: the domain gets it as Scheduler.wallMs().
+        this(name, clock, errors, System::nanoTime);
+    }
+
+    /** @param wallNanos monotonic wall time for the domain's wall-time rules; a test that drives a loop moves its own */
+    public ClusterLoop(String name, ClusterClock clock, ErrorSink errors, LongSupplier wallNanos) {
         this.clock = clock;
         this.errors = errors;
-        // The one wall clock of the cluster: the domain gets it as Scheduler.wallMs(), a unit test gives it a twin.
-        this.wallNanos = System::nanoTime;
+        this.wallNanos = wallNanos;
         this.scheduler = new LoopScheduler(clock, this, wallNanos);
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
