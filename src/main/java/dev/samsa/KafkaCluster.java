@@ -128,7 +128,7 @@ public final class KafkaCluster implements AutoCloseable {
                 for (TopicSpec t : builder.topics) {
                     if (state.metadata().topic(t.name) == null) {
                         try {
-                            state.metadata().createTopic(t.name, t.partitions, t.replicationFactor, Map.of(), t.configs, false);
+                            state.metadata().createTopic(t.name, t.partitions, t.replicationFactor, List.of(), t.configs, false);
                         } catch (org.apache.kafka.common.errors.ApiException e) {
                             throw new IllegalArgumentException("Cannot create topic '" + t.name + "': " + e.getMessage(), e);
                         }
@@ -196,7 +196,7 @@ public final class KafkaCluster implements AutoCloseable {
      */
     public void createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
         try {
-            loop.call(() -> state.metadata().createTopic(name, partitions, replicationFactor, Map.of(), configs, false));
+            loop.call(() -> state.metadata().createTopic(name, partitions, replicationFactor, List.of(), configs, false));
         } catch (org.apache.kafka.common.errors.ApiException e) {
             throw new IllegalArgumentException("Cannot create topic '" + name + "': " + e.getMessage(), e);
         }

@@ -28,6 +28,7 @@ import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -36,6 +37,10 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * topic so that a cluster reopened on the same directory finds its topics again. Owned by the cluster loop.
  */
 public final class ClusterMetadata {
+
+    /** Kafka's {@code ReplicationControlManager.MAX_PARTITIONS_PER_BATCH}, for CreateTopics and CreatePartitions. */
+    public static final int MAX_PARTITIONS_PER_REQUEST = 10_000;
+    public static final String TOO_MANY_PARTITIONS = "Excessively large number of partitions per request.";
 
     private final Path dataDir;
     private final MappedStoreFactory stores;
@@ -155,12 +160,13 @@ public final class ClusterMetadata {
      *
      * @param partitions -1 for num.partitions
      * @param replicationFactor -1 for default.replication.factor
-     * @param assignments explicit replicas per partition, or empty
+     * @param assignments explicit replicas per partition in the order requested, or empty
      * @throws org.apache.kafka.common.errors.ApiException with the error Kafka gives for a bad request
      */
-    public Topic createTopic(String name, int partitions, int replicationFactor, Map<Integer, List<Integer>> assignments,
+    public Topic createTopic(String name, int partitions, int replicationFactor, List<ReplicaAssignment> assignments,
                              Map<String, String> configs, boolean validateOnly) {
         org.apache.kafka.common.internals.Topic.validate(name);
+        throwIfCollides(name);
         if (topics.containsKey(name)) {
             throw new TopicExistsException("Topic '" + name + "' already exists.");
         }
@@ -170,15 +176,7 @@ public final class ClusterMetadata {
             if (partitions != -1 || replicationFactor != -1) {
                 throw new InvalidRequestException("Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.");
             }
-            replicas = new ArrayList<>();
-            for (int p = 0; p < assignments.size(); p++) {
-                List<Integer> r = assignments.get(p);
-                if (r == null) {
-                    throw new InvalidReplicaAssignmentException("Partitions should be consecutive and start from 0; partition " + p + " is missing");
-                }
-                validateAssignment(r);
-                replicas.add(r);
-            }
+            replicas = manualReplicas(assignments);
             FileDescriptorBudget.check(replicas.stream().mapToLong(List::size).sum());
         } else {
             int count = partitions == -1 ? defaults.getInt("num.partitions") : partitions;
@@ -223,6 +221,54 @@ public final class ClusterMetadata {
         topicsById.put(topic.id(), topic);
         timeline.record(new TopicCreated(name, replicas.size(), replicas.get(0).size(), topic.id().toString()));
         return topic;
+    }
+
+    /**
+     * Kafka refuses a name that differs from an existing one only by '.' against '_', since their metric names clash.
+     *
+     * @throws InvalidTopicException naming the existing topic
+     */
+    private void throwIfCollides(String name) {
+        if (!org.apache.kafka.common.internals.Topic.hasCollisionChars(name)) {
+            return;
+        }
+        for (Topic existing : topics.values()) {
+            if (!existing.name().equals(name) && org.apache.kafka.common.internals.Topic.hasCollision(name, existing.name())) {
+                throw new InvalidTopicException("Topic '" + name + "' collides with existing topic: " + existing.name());
+            }
+        }
+    }
+
+    /**
+     * Kafka's ReplicationControlManager reading manual assignments, in the order given: each partition once, each
+     * replica list valid and as long as the first, partitions consecutive from 0.
+     *
+     * @throws InvalidReplicaAssignmentException with Kafka's message for the first fault found
+     */
+    private List<List<Integer>> manualReplicas(List<ReplicaAssignment> assignments) {
+        Map<Integer, List<Integer>> byPartition = new TreeMap<>();
+        int replicationFactor = assignments.get(0).brokerIds().size();
+        for (ReplicaAssignment a : assignments) {
+            if (byPartition.put(a.partition(), a.brokerIds()) != null) {
+                throw new InvalidReplicaAssignmentException("Found multiple manual partition assignments for partition "
+                        + a.partition());
+            }
+            if (a.brokerIds().size() != replicationFactor) {
+                throw new InvalidReplicaAssignmentException("The manual partition assignment includes a partition with "
+                        + a.brokerIds().size() + " replica(s), but this is not consistent with previous partitions, which have "
+                        + replicationFactor + " replica(s).");
+            }
+        }
+        List<List<Integer>> replicas = new ArrayList<>();
+        for (int p = 0; p < byPartition.size(); p++) {
+            List<Integer> r = byPartition.get(p);
+            if (r == null) {
+                throw new InvalidReplicaAssignmentException("Partitions should be consecutive and start from 0; partition " + p + " is missing");
+            }
+            validateAssignment(r);
+            replicas.add(r);
+        }
+        return replicas;
     }
 
     private void validateAssignment(List<Integer> replicas) {

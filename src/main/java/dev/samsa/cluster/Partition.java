@@ -210,6 +210,11 @@ public final class Partition {
         return logs.get(brokerId);
     }
 
+    /** Replicas whose broker is down (no log attached), in replica order: Metadata's offline replicas. */
+    public List<Integer> offlineReplicas() {
+        return replicas().stream().filter(r -> !logs.containsKey(r)).toList();
+    }
+
     public PartitionLog leaderLog() {
         return leader < 0 ? null : logs.get(leader);
     }

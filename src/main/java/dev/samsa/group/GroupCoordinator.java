@@ -89,7 +89,7 @@ public final class GroupCoordinator implements ClassicGroupContext {
             BrokerConfigs c = configs(brokerId);
             try {
                 topic = cluster.metadata().createTopic(OFFSETS_TOPIC, c.getInt("offsets.topic.num.partitions"),
-                        c.getInt("offsets.topic.replication.factor"), Map.of(), Map.of("cleanup.policy", "compact"), false);
+                        c.getInt("offsets.topic.replication.factor"), List.of(), Map.of("cleanup.policy", "compact"), false);
             } catch (ApiException e) {
                 throw new CoordinatorNotAvailableException("Cannot create " + OFFSETS_TOPIC + ": " + e.getMessage());
             }

@@ -66,7 +66,7 @@ final class ClusterFixture implements AutoCloseable {
     }
 
     Partition createTopic(String name, List<Integer> replicas) {
-        return call(() -> state.metadata().createTopic(name, -1, -1, Map.of(0, replicas), Map.of(), false).partitions().get(0));
+        return call(() -> state.metadata().createTopic(name, -1, -1, List.of(new ReplicaAssignment(0, replicas)), Map.of(), false).partitions().get(0));
     }
 
     /** A produce with acks=1 on the leader, as ProduceHandler makes it; returns the offset after the last record. */

@@ -31,7 +31,7 @@ class ConfigAdminManagerTest {
     void setUp() {
         metadata = ConfigFixture.threeBrokers(dir, Map.of());
         admin = new ConfigAdminManager(metadata);
-        topic = metadata.createTopic("t", 1, 3, Map.of(), Map.of(), false);
+        topic = metadata.createTopic("t", 1, 3, List.of(), Map.of(), false);
     }
 
     @AfterEach

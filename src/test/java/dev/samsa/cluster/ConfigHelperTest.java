@@ -39,7 +39,7 @@ class ConfigHelperTest {
     @Test
     void aTopicConfigListsItsOverrideThenTheBrokerConfigAtEveryLevelThatSetsIt() {
         metadata.brokerConfigs(1).dynamicClusterDefaults().put("log.segment.bytes", "1048576");
-        Topic topic = metadata.createTopic("t", 1, 1, Map.of(), Map.of("cleanup.policy", "compact"), false);
+        Topic topic = metadata.createTopic("t", 1, 1, List.of(), Map.of("cleanup.policy", "compact"), false);
 
         List<ConfigEntry> entries = ConfigHelper.describeTopic(topic.configs(), metadata.effectiveConfig(topic, 1),
                 metadata.brokerConfigs(1));

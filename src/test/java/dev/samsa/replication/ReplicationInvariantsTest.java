@@ -223,7 +223,7 @@ class ReplicationInvariantsTest {
                     configs.put("log.message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE));
                     metadata.registerBroker(new BrokerInfo(id, "127.0.0.1", 0, null), new BrokerConfigs(configs, defaults));
                 }
-                metadata.createTopic(TP.topic(), 1, 3, Map.of(), schedule.flushEach() ? Map.of("flush.messages", "1") : Map.of(), false);
+                metadata.createTopic(TP.topic(), 1, 3, List.of(), schedule.flushEach() ? Map.of("flush.messages", "1") : Map.of(), false);
                 s.controller().activate();
                 return s;
             });
