@@ -12,6 +12,7 @@ import dev.samsa.event.ClusterTimeline;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.GroupCoordinator;
 import dev.samsa.handler.Handlers;
+import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.store.MappedStoreFactory;
 import dev.samsa.log.store.MappedStores;
 import dev.samsa.time.ClusterClock;
@@ -30,7 +31,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -301,7 +301,11 @@ public final class KafkaCluster implements AutoCloseable {
             loop.close();
             stores.awaitReleased();
             if (deleteOnClose) {
-                deleteRecursively(dataDirectory);
+                try {
+                    LogFileUtils.deleteRecursively(dataDirectory);
+                } catch (IOException e) {
+                    log.warn("Could not delete data directory {}: {}", dataDirectory, e.toString());
+                }
             }
         }
     }
@@ -321,14 +325,6 @@ public final class KafkaCluster implements AutoCloseable {
             return Files.createTempDirectory("samsa-");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a temporary data directory", e);
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Collections.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            log.warn("Could not delete data directory {}: {}", dir, e.toString());
         }
     }
 

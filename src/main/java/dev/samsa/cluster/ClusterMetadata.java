@@ -10,11 +10,9 @@ import dev.samsa.log.PartitionLog;
 import dev.samsa.log.store.MappedStoreFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,18 +22,14 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
-import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.record.TimestampType;
 
 /**
  * The controller's view: brokers, topics, partitions and their replica logs, kept through {@link MetadataStore} in a file per
@@ -204,11 +198,7 @@ public final class ClusterMetadata {
             FileDescriptorBudget.check((long) count * rf);
             replicas = ReplicaPlacement.assign(new ArrayList<>(alive), count, rf, 0, random);
         }
-        try {
-            TopicConfigs.validate(configs);
-        } catch (ConfigException e) {
-            throw new InvalidConfigurationException(e.getMessage());
-        }
+        TopicConfigs.validate(configs);
         if (validateOnly) {
             Topic preview = new Topic(name, Uuid.ZERO_UUID, configs);
             for (int p = 0; p < replicas.size(); p++) {
@@ -322,25 +312,13 @@ public final class ClusterMetadata {
         return topic;
     }
 
-    public Map<String, Object> effectiveConfigs(Topic topic, int brokerId) {
-        return TopicConfigs.effective(topic.configs(), brokerConfigs(brokerId));
+    /** The topic's configs as {@code brokerId} applies them, parsed once until the topic's or the broker's change. */
+    public EffectiveTopicConfig effectiveConfig(Topic topic, int brokerId) {
+        return topic.effectiveConfig(brokerId, id -> TopicConfigs.effective(topic.configs(), brokerConfigs(id)));
     }
 
     LogConfig logConfig(Topic topic, int brokerId) {
-        Map<String, Object> c = effectiveConfigs(topic, brokerId);
-        @SuppressWarnings("unchecked")
-        List<String> cleanup = (List<String>) c.get("cleanup.policy");
-        return new LogConfig(
-                (Integer) c.get("segment.bytes"),
-                (Long) c.get("segment.ms"),
-                (Integer) c.get("max.message.bytes"),
-                "LogAppendTime".equals(c.get("message.timestamp.type")) ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
-                (Long) c.get("flush.messages"),
-                (Long) c.get("flush.ms"),
-                (Integer) c.get("index.interval.bytes"),
-                cleanup.contains("compact"),
-                (Long) c.get("message.timestamp.before.max.ms"),
-                (Long) c.get("message.timestamp.after.max.ms"));
+        return effectiveConfig(topic, brokerId).logConfig();
     }
 
     private void addPartition(Topic topic, List<Integer> replicas) {
@@ -371,13 +349,8 @@ public final class ClusterMetadata {
     /** Deletes what a broker that is down still keeps of a replica it no longer has; a no-op if nothing is there. */
     void deleteLogDirectory(Topic topic, Partition partition, int broker) {
         Path dir = logDir(topic, partition, broker);
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
+        try {
+            LogFileUtils.deleteRecursively(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete the replica of " + partition.topicPartition() + " in " + dir, e);
         }

@@ -238,7 +238,7 @@ public final class Controller {
         if (brokerId < 0) {
             return false;
         }
-        return (Boolean) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("unclean.leader.election.enable");
+        return cluster.metadata().effectiveConfig(partition.topic(), brokerId).uncleanLeaderElectionEnable();
     }
 
     void maybeExpandIsr(Partition partition, int follower) {

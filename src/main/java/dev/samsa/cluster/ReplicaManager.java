@@ -8,7 +8,6 @@ import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.log.TimestampAndOffset;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.TopicIdPartition;
@@ -83,7 +82,7 @@ public final class ReplicaManager {
         if (partition.highWatermark() < requiredOffset) {
             return null;
         }
-        int minIsr = (Integer) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("min.insync.replicas");
+        int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
         return partition.isr().size() < minIsr
                 ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND
                 : Errors.NONE;
@@ -113,7 +112,7 @@ public final class ReplicaManager {
     public LogAppendResult appendAsLeader(int brokerId, TopicPartition tp, MemoryRecords records, short acks) {
         Partition partition = leaderPartition(brokerId, tp);
         if (acks == -1) {
-            int minIsr = (Integer) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("min.insync.replicas");
+            int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
             if (partition.isrSeenBy(brokerId).size() < minIsr) {
                 throw new NotEnoughReplicasException("The size of the current ISR " + partition.isrSeenBy(brokerId)
                         + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition " + tp);
@@ -231,10 +230,7 @@ public final class ReplicaManager {
             throw new InvalidTopicException("Cannot delete records of internal topic " + tp.topic());
         }
         Partition partition = leaderPartition(brokerId, tp);
-        @SuppressWarnings("unchecked")
-        List<String> cleanupPolicy = (List<String>) cluster.metadata()
-                .effectiveConfigs(partition.topic(), brokerId).get("cleanup.policy");
-        if (!cleanupPolicy.contains("delete")) {
+        if (!cluster.metadata().effectiveConfig(partition.topic(), brokerId).delete()) {
             throw new PolicyViolationException("Records of partition " + tp + " can not be deleted due to the configured policy");
         }
         long offset = requested == DELETE_TO_HIGH_WATERMARK ? partition.highWatermark() : requested;

@@ -1,6 +1,8 @@
 package dev.samsa.handler;
 
 import dev.samsa.cluster.ClusterMetadata;
+import dev.samsa.cluster.ConfigEntry;
+import dev.samsa.cluster.ConfigHelper;
 import dev.samsa.cluster.Topic;
 import dev.samsa.cluster.TopicConfigs;
 import dev.samsa.wire.KafkaRequest;
@@ -12,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
@@ -25,7 +26,6 @@ import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopicCon
 import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicConfigs;
 import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
-import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiError;
@@ -122,11 +122,10 @@ final class CreateTopicsHandler implements ApiHandler {
                     .setReplicationFactor((short) topic.replicationFactor())
                     .setTopicConfigErrorCode(Errors.NONE.code());
             List<CreatableTopicConfigs> resultConfigs = new ArrayList<>();
-            Map<String, Object> effective = TopicConfigs.effective(configs, metadata.controllerConfigs());
-            for (DescribeConfigsResourceResult e : DescribeConfigsHandler.topicEntries(configs, effective,
-                    metadata.controllerConfigs(), false, false)) {
+            for (ConfigEntry e : ConfigHelper.describeTopic(configs,
+                    TopicConfigs.effective(configs, metadata.controllerConfigs()), metadata.controllerConfigs())) {
                 resultConfigs.add(new CreatableTopicConfigs().setName(e.name()).setValue(e.value()).setReadOnly(e.readOnly())
-                        .setConfigSource(e.configSource()).setIsSensitive(e.isSensitive()));
+                        .setConfigSource(DescribeConfigsHandler.source(e.source())).setIsSensitive(false));
             }
             return result.setConfigs(resultConfigs);
         } catch (ApiException e) {
@@ -166,12 +165,8 @@ final class CreateTopicsHandler implements ApiHandler {
         if (!nulls.isEmpty()) {
             throw new InvalidConfigurationException("Null value not supported for topic configs: " + String.join(",", nulls));
         }
-        try {
-            // Kafka checks configs before replica assignments; ClusterMetadata would check them after.
-            TopicConfigs.validate(configs);
-        } catch (ConfigException e) {
-            throw new InvalidConfigurationException(e.getMessage());
-        }
+        // Kafka checks configs before replica assignments; ClusterMetadata would check them after.
+        TopicConfigs.validate(configs);
         return configs;
     }
 

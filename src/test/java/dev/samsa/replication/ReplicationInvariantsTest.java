@@ -18,6 +18,7 @@ import dev.samsa.event.TimedEvent;
 import dev.samsa.event.Timeline;
 import dev.samsa.event.Truncated;
 import dev.samsa.fault.FaultState;
+import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.log.store.MappedStores;
 import dev.samsa.time.ClusterClock;
@@ -39,7 +40,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -510,8 +510,8 @@ class ReplicationInvariantsTest {
                 });
             } finally {
                 loop.close();
-                try (Stream<Path> paths = Files.walk(dir)) {
-                    paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                try {
+                    LogFileUtils.deleteRecursively(dir);
                 } catch (IOException ignored) {
                     // a temporary directory
                 }
