@@ -55,7 +55,7 @@ public final class ReplicaFetcher {
      * as a slow follower does.
      */
     void fetchFromLeader(Partition partition, int follower) {
-        long latencyMs = cluster.faults().latencyMs(partition.leader()) + cluster.faults().latencyMs(follower);
+        long latencyMs = cluster.faults().replicaFetchDelayMs(partition.leader(), follower);
         if (latencyMs == 0) {
             fetch(partition, follower);
             return;

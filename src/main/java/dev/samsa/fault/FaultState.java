@@ -18,7 +18,9 @@ import org.apache.kafka.common.protocol.ApiKeys;
  *       latency, which delays the handling in wall time.</li>
  *   <li><b>Replication</b> from a leader to a follower flows only while {@link #canReplicate} says so: the follower's
  *       fetching of that partition is not paused and neither broker is cut off from the others. The fetcher asks
- *       before every fetch; the controller fences a broker when it is cut off and lets it back when healed.</li>
+ *       before every fetch; the controller fences a broker when it is cut off and lets it back when healed. Added
+ *       latency slows replication too: a follower's fetch arrives {@link #replicaFetchDelayMs} later, so a follower on
+ *       a slow broker falls behind and leaves the ISR as a slow follower does.</li>
  *   <li><b>Clients</b> of an isolated broker are refused by its listener, which is the network's business: this class
  *       keeps only the cut between brokers.</li>
  * </ul>
@@ -64,8 +66,16 @@ public final class FaultState {
         }
     }
 
-    public long latencyMs(int broker) {
+    private long latencyMs(int broker) {
         return latencyMs.getOrDefault(broker, 0L);
+    }
+
+    /**
+     * How long, in wall time, a follower's fetch takes to reach its leader and come back: both brokers' added latency,
+     * since the fetch and its answer cross both.
+     */
+    public long replicaFetchDelayMs(int leader, int follower) {
+        return latencyMs(leader) + latencyMs(follower);
     }
 
     /** Whether records of {@code tp} can flow from {@code leader} to {@code follower}: see the class comment. */
@@ -81,7 +91,7 @@ public final class FaultState {
         pausedFollowers.remove(tp + "@" + follower);
     }
 
-    public boolean isPaused(TopicPartition tp, int follower) {
+    private boolean isPaused(TopicPartition tp, int follower) {
         return pausedFollowers.contains(tp + "@" + follower);
     }
 

@@ -45,6 +45,15 @@ class FaultStateTest {
     }
 
     @Test
+    void aReplicaFetchCrossesBothBrokersLatency() {
+        assertThat(faults.replicaFetchDelayMs(1, 2)).isZero();
+        faults.setLatency(1, 200);
+        faults.setLatency(2, 30);
+        assertThat(faults.replicaFetchDelayMs(1, 2)).isEqualTo(230);
+        assertThat(faults.replicaFetchDelayMs(3, 2)).as("leader without latency").isEqualTo(30);
+    }
+
+    @Test
     void replicationFlowsUnlessTheFollowerIsPausedOrEitherSideIsCutOffFromTheOtherBrokers() {
         assertThat(faults.canReplicate(TP, 1, 2)).isTrue();
 
