@@ -205,6 +205,11 @@ public final class Partition {
         return stale == null ? isr : stale.isr();
     }
 
+    /** Whether the replica on {@code brokerId} is up (its broker runs and holds the log): Metadata's offline replicas. */
+    public boolean isReplicaOnline(int brokerId) {
+        return logs.get(brokerId) != null;
+    }
+
     /** The log of the replica on {@code brokerId}, or null while that broker is down. */
     public PartitionLog log(int brokerId) {
         return logs.get(brokerId);

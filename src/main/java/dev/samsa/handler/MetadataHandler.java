@@ -95,7 +95,7 @@ final class MetadataHandler implements ApiHandler {
         for (Partition p : topic.partitions()) {
             List<Integer> offline = new ArrayList<>();
             for (int r : p.replicas()) {
-                if (p.log(r) == null) {
+                if (!p.isReplicaOnline(r)) {
                     offline.add(r);
                 }
             }
