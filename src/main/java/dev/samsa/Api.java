@@ -2,7 +2,8 @@ package dev.samsa;
 
 /**
  * A Kafka API, named as Kafka names it (ApiKeys), for fault injection such as
- * {@code cluster.faults().failNext(Api.PRODUCE, KafkaError.NOT_LEADER_OR_FOLLOWER, 3)}.
+ * {@code cluster.faults().failNext(Api.PRODUCE, KafkaError.NOT_LEADER_OR_FOLLOWER, 3)} and for the requests a
+ * {@link RequestInterceptor} sees.
  */
 public enum Api {
     PRODUCE,
@@ -47,5 +48,10 @@ public enum Api {
     /** The same constant in kafka-clients, for the code that talks to clients; not part of the public API. */
     org.apache.kafka.common.protocol.ApiKeys toApiKey() {
         return org.apache.kafka.common.protocol.ApiKeys.valueOf(name());
+    }
+
+    /** @throws IllegalArgumentException for an API this enum does not name (every API a broker serves has a name here) */
+    static Api of(org.apache.kafka.common.protocol.ApiKeys apiKey) {
+        return valueOf(apiKey.name());
     }
 }

@@ -162,8 +162,7 @@ public final class Broker {
         requireRunning();
         listener.refuseClients(false);
         state.loop().call(() -> {
-            boolean wasFenced = state.faults().isIsolatedFromBrokers(id);
-            state.faults().heal(id);
+            boolean wasFenced = state.faults().heal(id);
             state.timeline().record(new IsolationHealed(id));
             if (wasFenced) {
                 state.controller().brokerStarted(id);

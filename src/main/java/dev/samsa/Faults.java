@@ -3,16 +3,26 @@ package dev.samsa;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Partition;
 import dev.samsa.event.BrokerLatency;
+import dev.samsa.event.ClusterEvent;
 import dev.samsa.event.FailuresScheduled;
+import dev.samsa.event.InterceptionRemoved;
 import dev.samsa.event.ReplicationPaused;
 import dev.samsa.event.ReplicationResumed;
+import dev.samsa.event.RequestsIntercepted;
+import dev.samsa.fault.InterceptedRequest;
+import dev.samsa.fault.RequestInterceptors;
+import dev.samsa.fault.Verdict;
 import dev.samsa.time.ClusterLoop;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Faults a test applies to the cluster. Each one applied or healed is an event on the timeline. Per-broker faults
- * (crash, power loss, isolation) are on {@link Broker}.
+ * Faults a test applies to the cluster: request interception ({@link RequestInterceptor}, of which {@link #failNext}
+ * is one), paused replication and added latency. Each one applied or healed is an event on the timeline. Per-broker
+ * faults (crash, power loss, isolation) are on {@link Broker}; what each fault does is described once, in
+ * {@code fault/FaultState}.
  */
 public final class Faults {
 
@@ -26,17 +36,85 @@ public final class Faults {
         this.state = state;
     }
 
-    /** Answers the next {@code count} requests of {@code api}, to any broker, with {@code error}. */
+    /**
+     * Answers the next {@code count} requests of {@code api}, to any broker, with {@code error}: an interceptor (see
+     * {@link RequestInterceptor}) that fails {@code count} requests and is then removed.
+     */
     public Faults failNext(Api api, KafkaError error, int count) {
         if (count <= 0) {
             throw new IllegalArgumentException("count must be positive; got " + count);
         }
-        loop.call(() -> {
-            state.faults().failNext(api.toApiKey(), error.toErrors(), count);
-            state.timeline().record(new FailuresScheduled(api.toString(), error.toString(), count));
-            return null;
-        });
+        Objects.requireNonNull(api, "api");
+        Verdict failure = Verdict.fail(Objects.requireNonNull(error, "error").toErrors());
+        int[] remaining = {count};
+        install(api, request -> --remaining[0] > 0 ? failure.andKeep() : failure,
+                new FailuresScheduled(api.toString(), error.toString(), count));
         return this;
+    }
+
+    /**
+     * Installs {@code interceptor} for every request of {@code api} to any broker, after the interceptors already
+     * installed. See {@link RequestInterceptor} for the order, the lifetime and the threading.
+     */
+    public Interception intercept(Api api, RequestInterceptor interceptor) {
+        Objects.requireNonNull(api, "api");
+        return install(api, adapt(interceptor), new RequestsIntercepted(api.toString()));
+    }
+
+    /** Installs {@code interceptor} for every request of every API, as {@link #intercept(Api, RequestInterceptor)}. */
+    public Interception interceptAll(RequestInterceptor interceptor) {
+        return install(null, adapt(interceptor), new RequestsIntercepted(null));
+    }
+
+    /** An installed interceptor, which the test can remove. */
+    public final class Interception implements AutoCloseable {
+
+        private final RequestInterceptors.Installed installed;
+        private final String api;
+
+        private Interception(RequestInterceptors.Installed installed, String api) {
+            this.installed = installed;
+            this.api = api;
+        }
+
+        /** Removes the interceptor, if it is still installed; the requests it has not seen go on without it. */
+        public void remove() {
+            loop.call(() -> {
+                if (state.faults().interceptors().remove(installed)) {
+                    state.timeline().record(new InterceptionRemoved(api));
+                }
+                return null;
+            });
+        }
+
+        /** {@link #remove()}, so that a try-with-resources block bounds an interception. */
+        @Override
+        public void close() {
+            remove();
+        }
+
+        @Override
+        public String toString() {
+            return "interception of " + (api == null ? "every request" : api + " requests");
+        }
+    }
+
+    private Interception install(Api api, Function<InterceptedRequest, Verdict> interceptor, ClusterEvent applied) {
+        return loop.call(() -> {
+            RequestInterceptors.Installed installed =
+                    state.faults().interceptors().add(api == null ? null : api.toApiKey(), interceptor);
+            state.timeline().record(applied);
+            return new Interception(installed, api == null ? null : api.toString());
+        });
+    }
+
+    private static Function<InterceptedRequest, Verdict> adapt(RequestInterceptor interceptor) {
+        Objects.requireNonNull(interceptor, "interceptor");
+        return request -> {
+            RequestInterceptor.Verdict verdict = interceptor.intercept(new RequestInterceptor.Request(Api.of(request.api()),
+                    request.version(), request.brokerId(), request.clientId(), request.correlationId()));
+            return verdict == null ? null : verdict.toFault();
+        };
     }
 
     /**
@@ -55,8 +133,7 @@ public final class Faults {
     public Faults pauseReplication(String topic, int partition, int brokerId) {
         loop.call(() -> {
             Partition p = follower(topic, partition, brokerId);
-            state.faults().pause(p.topicPartition(), brokerId);
-            state.controller().followerStalled(p, brokerId);
+            state.fetcher().pause(p, brokerId);
             state.timeline().record(new ReplicationPaused(p.topic().name(), p.index(), brokerId));
             return null;
         });
@@ -74,7 +151,11 @@ public final class Faults {
         return this;
     }
 
-    /** Delays every response of {@code brokerId} by {@code latency} of wall time; zero removes it. */
+    /**
+     * Delays every response of {@code brokerId} by {@code latency} of wall time, replica fetches to and from it
+     * included: a follower on it that falls behind for longer than replica.lag.time.max.ms of cluster time leaves the
+     * ISR, and rejoins once caught up. Zero removes it.
+     */
     public Faults latency(int brokerId, Duration latency) {
         cluster.broker(brokerId);
         loop.call(() -> {

@@ -12,6 +12,7 @@ import dev.samsa.event.ClusterTimeline;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.GroupCoordinator;
 import dev.samsa.handler.Handlers;
+import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.store.MappedStoreFactory;
 import dev.samsa.log.store.MappedStores;
 import dev.samsa.time.ClusterClock;
@@ -30,7 +31,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,7 +74,7 @@ public final class KafkaCluster implements AutoCloseable {
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
-        Timeline timeline = new Timeline(builder.clock::milliseconds, ClusterClock::wallMillis, builder.timelineCapacity);
+        Timeline timeline = new Timeline(builder.clock::milliseconds, loop::wallMillis, builder.timelineCapacity);
         Random random = new Random(seed);
         List<Broker> started = new ArrayList<>();
         ClusterState created = null;
@@ -128,7 +128,7 @@ public final class KafkaCluster implements AutoCloseable {
                 for (TopicSpec t : builder.topics) {
                     if (state.metadata().topic(t.name) == null) {
                         try {
-                            state.metadata().createTopic(t.name, t.partitions, t.replicationFactor, Map.of(), t.configs, false);
+                            state.metadata().createTopic(t.name, t.partitions, t.replicationFactor, List.of(), t.configs, false);
                         } catch (org.apache.kafka.common.errors.ApiException e) {
                             throw new IllegalArgumentException("Cannot create topic '" + t.name + "': " + e.getMessage(), e);
                         }
@@ -196,7 +196,7 @@ public final class KafkaCluster implements AutoCloseable {
      */
     public void createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
         try {
-            loop.call(() -> state.metadata().createTopic(name, partitions, replicationFactor, Map.of(), configs, false));
+            loop.call(() -> state.metadata().createTopic(name, partitions, replicationFactor, List.of(), configs, false));
         } catch (org.apache.kafka.common.errors.ApiException e) {
             throw new IllegalArgumentException("Cannot create topic '" + name + "': " + e.getMessage(), e);
         }
@@ -301,7 +301,11 @@ public final class KafkaCluster implements AutoCloseable {
             loop.close();
             stores.awaitReleased();
             if (deleteOnClose) {
-                deleteRecursively(dataDirectory);
+                try {
+                    LogFileUtils.deleteRecursively(dataDirectory);
+                } catch (IOException e) {
+                    log.warn("Could not delete data directory {}: {}", dataDirectory, e.toString());
+                }
             }
         }
     }
@@ -321,14 +325,6 @@ public final class KafkaCluster implements AutoCloseable {
             return Files.createTempDirectory("samsa-");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a temporary data directory", e);
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Collections.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            log.warn("Could not delete data directory {}: {}", dir, e.toString());
         }
     }
 

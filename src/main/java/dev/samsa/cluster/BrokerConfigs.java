@@ -14,6 +14,10 @@ import org.apache.kafka.common.config.ConfigException;
  */
 public final class BrokerConfigs {
 
+    /** Broker configs whose Kafka default is null (an alias supplies it, such as log.retention.hours). */
+    private static final Set<String> NO_KAFKA_DEFAULT = Set.of("log.retention.ms", "log.roll.ms", "log.roll.jitter.ms",
+            "log.flush.interval.ms");
+
     /** Configs a running broker cannot change, as Kafka reports them read-only. */
     static final Set<String> READ_ONLY = Set.of("broker.id", "socket.request.max.bytes", "offsets.topic.num.partitions",
             "offsets.topic.replication.factor", "log.dirs");
@@ -26,6 +30,7 @@ public final class BrokerConfigs {
         define("broker.id", Type.INT, "-1");
         define("default.replication.factor", Type.INT, "1");
         define("delete.topic.enable", Type.BOOLEAN, "true");
+        // Samsa's test default (DESIGN.md); Kafka's is 3000, and DescribeConfigs shows 0 as DEFAULT_CONFIG.
         define("group.initial.rebalance.delay.ms", Type.INT, "0");
         define("group.max.session.timeout.ms", Type.INT, "1800000");
         define("group.max.size", Type.INT, "2147483647");
@@ -38,6 +43,7 @@ public final class BrokerConfigs {
         define("offsets.commit.timeout.ms", Type.INT, "5000");
         define("offsets.retention.check.interval.ms", Type.LONG, "600000");
         define("offsets.retention.minutes", Type.INT, "10080");
+        // Small so that a cluster starts fast (DESIGN.md); Kafka's is 50.
         define("offsets.topic.num.partitions", Type.INT, "5");
         define("offsets.topic.replication.factor", Type.SHORT, "3");
         define("replica.lag.time.max.ms", Type.LONG, "30000");
@@ -71,15 +77,27 @@ public final class BrokerConfigs {
         this.dynamicClusterDefaults = dynamicClusterDefaults;
     }
 
-    public static boolean isKnown(String name) {
+    static boolean isKnown(String name) {
         return DEF.names().contains(name);
     }
 
-    public static Set<String> names() {
+    static Set<String> names() {
         return DEF.names();
     }
 
-    public static boolean isReadOnly(String name) {
+    /**
+     * Kafka's own default of a known config, as its DEFAULT_CONFIG synonym shows it; null where Kafka has none, though
+     * Samsa then describes the value the alias gives.
+     */
+    static String kafkaDefault(String name) {
+        ConfigDef.ConfigKey key = DEF.configKeys().get(name);
+        if (key.defaultValue == null || NO_KAFKA_DEFAULT.contains(name)) {
+            return null;
+        }
+        return ConfigDef.convertToString(key.defaultValue, key.type);
+    }
+
+    static boolean isReadOnly(String name) {
         return READ_ONLY.contains(name);
     }
 
@@ -97,33 +115,29 @@ public final class BrokerConfigs {
         }
     }
 
-    /** Where a broker config's value comes from, in Kafka's DescribeConfigs terms. */
-    public enum Source {
-        DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG, DEFAULT_CONFIG
+    /** A broker config's value and where it comes from. */
+    record Value(String name, String value, ConfigEntry.Source source) {
     }
 
-    public record Value(String name, String value, Source source) {
-    }
-
-    public Value describe(String name) {
+    Value describe(String name) {
         if (dynamicBrokerConfigs.containsKey(name)) {
-            return new Value(name, dynamicBrokerConfigs.get(name), Source.DYNAMIC_BROKER_CONFIG);
+            return new Value(name, dynamicBrokerConfigs.get(name), ConfigEntry.Source.DYNAMIC_BROKER_CONFIG);
         }
         if (dynamicClusterDefaults.containsKey(name)) {
-            return new Value(name, dynamicClusterDefaults.get(name), Source.DYNAMIC_DEFAULT_BROKER_CONFIG);
+            return new Value(name, dynamicClusterDefaults.get(name), ConfigEntry.Source.DYNAMIC_DEFAULT_BROKER_CONFIG);
         }
         if (staticConfigs.containsKey(name)) {
-            return new Value(name, staticConfigs.get(name), Source.STATIC_BROKER_CONFIG);
+            return new Value(name, staticConfigs.get(name), ConfigEntry.Source.STATIC_BROKER_CONFIG);
         }
         ConfigDef.ConfigKey key = DEF.configKeys().get(name);
         String value = key.defaultValue == null ? null : ConfigDef.convertToString(key.defaultValue, key.type);
-        return new Value(name, value, Source.DEFAULT_CONFIG);
+        return new Value(name, value, ConfigEntry.Source.DEFAULT_CONFIG);
     }
 
     /** The value set anywhere but Kafka's own default, or null: what a topic falls back to before Kafka's default. */
     String valueOrNull(String name) {
         Value v = describe(name);
-        return v.source == Source.DEFAULT_CONFIG ? null : v.value;
+        return v.source == ConfigEntry.Source.DEFAULT_CONFIG ? null : v.value;
     }
 
     public String get(String name) {
@@ -142,11 +156,11 @@ public final class BrokerConfigs {
         return Boolean.parseBoolean(get(name).trim());
     }
 
-    public Map<String, String> dynamicBrokerConfigs() {
+    Map<String, String> dynamicBrokerConfigs() {
         return dynamicBrokerConfigs;
     }
 
-    public Map<String, String> dynamicClusterDefaults() {
+    Map<String, String> dynamicClusterDefaults() {
         return dynamicClusterDefaults;
     }
 }

@@ -10,11 +10,9 @@ import dev.samsa.log.PartitionLog;
 import dev.samsa.log.store.MappedStoreFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,24 +22,25 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
-import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.record.TimestampType;
 
 /**
  * The controller's view: brokers, topics, partitions and their replica logs, kept through {@link MetadataStore} in a file per
  * topic so that a cluster reopened on the same directory finds its topics again. Owned by the cluster loop.
  */
 public final class ClusterMetadata {
+
+    /** Kafka's {@code ReplicationControlManager.MAX_PARTITIONS_PER_BATCH}, for CreateTopics and CreatePartitions. */
+    public static final int MAX_PARTITIONS_PER_REQUEST = 10_000;
+    public static final String TOO_MANY_PARTITIONS = "Excessively large number of partitions per request.";
 
     private final Path dataDir;
     private final MappedStoreFactory stores;
@@ -161,12 +160,13 @@ public final class ClusterMetadata {
      *
      * @param partitions -1 for num.partitions
      * @param replicationFactor -1 for default.replication.factor
-     * @param assignments explicit replicas per partition, or empty
+     * @param assignments explicit replicas per partition in the order requested, or empty
      * @throws org.apache.kafka.common.errors.ApiException with the error Kafka gives for a bad request
      */
-    public Topic createTopic(String name, int partitions, int replicationFactor, Map<Integer, List<Integer>> assignments,
+    public Topic createTopic(String name, int partitions, int replicationFactor, List<ReplicaAssignment> assignments,
                              Map<String, String> configs, boolean validateOnly) {
         org.apache.kafka.common.internals.Topic.validate(name);
+        throwIfCollides(name);
         if (topics.containsKey(name)) {
             throw new TopicExistsException("Topic '" + name + "' already exists.");
         }
@@ -176,15 +176,7 @@ public final class ClusterMetadata {
             if (partitions != -1 || replicationFactor != -1) {
                 throw new InvalidRequestException("Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.");
             }
-            replicas = new ArrayList<>();
-            for (int p = 0; p < assignments.size(); p++) {
-                List<Integer> r = assignments.get(p);
-                if (r == null) {
-                    throw new InvalidReplicaAssignmentException("Partitions should be consecutive and start from 0; partition " + p + " is missing");
-                }
-                validateAssignment(r);
-                replicas.add(r);
-            }
+            replicas = manualReplicas(assignments);
             FileDescriptorBudget.check(replicas.stream().mapToLong(List::size).sum());
         } else {
             int count = partitions == -1 ? defaults.getInt("num.partitions") : partitions;
@@ -204,11 +196,7 @@ public final class ClusterMetadata {
             FileDescriptorBudget.check((long) count * rf);
             replicas = ReplicaPlacement.assign(new ArrayList<>(alive), count, rf, 0, random);
         }
-        try {
-            TopicConfigs.validate(configs);
-        } catch (ConfigException e) {
-            throw new InvalidConfigurationException(e.getMessage());
-        }
+        TopicConfigs.validate(configs);
         if (validateOnly) {
             Topic preview = new Topic(name, Uuid.ZERO_UUID, configs);
             for (int p = 0; p < replicas.size(); p++) {
@@ -233,6 +221,54 @@ public final class ClusterMetadata {
         topicsById.put(topic.id(), topic);
         timeline.record(new TopicCreated(name, replicas.size(), replicas.get(0).size(), topic.id().toString()));
         return topic;
+    }
+
+    /**
+     * Kafka refuses a name that differs from an existing one only by '.' against '_', since their metric names clash.
+     *
+     * @throws InvalidTopicException naming the existing topic
+     */
+    private void throwIfCollides(String name) {
+        if (!org.apache.kafka.common.internals.Topic.hasCollisionChars(name)) {
+            return;
+        }
+        for (Topic existing : topics.values()) {
+            if (!existing.name().equals(name) && org.apache.kafka.common.internals.Topic.hasCollision(name, existing.name())) {
+                throw new InvalidTopicException("Topic '" + name + "' collides with existing topic: " + existing.name());
+            }
+        }
+    }
+
+    /**
+     * Kafka's ReplicationControlManager reading manual assignments, in the order given: each partition once, each
+     * replica list valid and as long as the first, partitions consecutive from 0.
+     *
+     * @throws InvalidReplicaAssignmentException with Kafka's message for the first fault found
+     */
+    private List<List<Integer>> manualReplicas(List<ReplicaAssignment> assignments) {
+        Map<Integer, List<Integer>> byPartition = new TreeMap<>();
+        int replicationFactor = assignments.get(0).brokerIds().size();
+        for (ReplicaAssignment a : assignments) {
+            if (byPartition.put(a.partition(), a.brokerIds()) != null) {
+                throw new InvalidReplicaAssignmentException("Found multiple manual partition assignments for partition "
+                        + a.partition());
+            }
+            if (a.brokerIds().size() != replicationFactor) {
+                throw new InvalidReplicaAssignmentException("The manual partition assignment includes a partition with "
+                        + a.brokerIds().size() + " replica(s), but this is not consistent with previous partitions, which have "
+                        + replicationFactor + " replica(s).");
+            }
+        }
+        List<List<Integer>> replicas = new ArrayList<>();
+        for (int p = 0; p < byPartition.size(); p++) {
+            List<Integer> r = byPartition.get(p);
+            if (r == null) {
+                throw new InvalidReplicaAssignmentException("Partitions should be consecutive and start from 0; partition " + p + " is missing");
+            }
+            validateAssignment(r);
+            replicas.add(r);
+        }
+        return replicas;
     }
 
     private void validateAssignment(List<Integer> replicas) {
@@ -322,25 +358,13 @@ public final class ClusterMetadata {
         return topic;
     }
 
-    public Map<String, Object> effectiveConfigs(Topic topic, int brokerId) {
-        return TopicConfigs.effective(topic.configs(), brokerConfigs(brokerId));
+    /** The topic's configs as {@code brokerId} applies them, parsed once until the topic's or the broker's change. */
+    public EffectiveTopicConfig effectiveConfig(Topic topic, int brokerId) {
+        return topic.effectiveConfig(brokerId, id -> TopicConfigs.effective(topic.configs(), brokerConfigs(id)));
     }
 
     LogConfig logConfig(Topic topic, int brokerId) {
-        Map<String, Object> c = effectiveConfigs(topic, brokerId);
-        @SuppressWarnings("unchecked")
-        List<String> cleanup = (List<String>) c.get("cleanup.policy");
-        return new LogConfig(
-                (Integer) c.get("segment.bytes"),
-                (Long) c.get("segment.ms"),
-                (Integer) c.get("max.message.bytes"),
-                "LogAppendTime".equals(c.get("message.timestamp.type")) ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
-                (Long) c.get("flush.messages"),
-                (Long) c.get("flush.ms"),
-                (Integer) c.get("index.interval.bytes"),
-                cleanup.contains("compact"),
-                (Long) c.get("message.timestamp.before.max.ms"),
-                (Long) c.get("message.timestamp.after.max.ms"));
+        return effectiveConfig(topic, brokerId).logConfig();
     }
 
     private void addPartition(Topic topic, List<Integer> replicas) {
@@ -371,13 +395,8 @@ public final class ClusterMetadata {
     /** Deletes what a broker that is down still keeps of a replica it no longer has; a no-op if nothing is there. */
     void deleteLogDirectory(Topic topic, Partition partition, int broker) {
         Path dir = logDir(topic, partition, broker);
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
+        try {
+            LogFileUtils.deleteRecursively(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete the replica of " + partition.topicPartition() + " in " + dir, e);
         }

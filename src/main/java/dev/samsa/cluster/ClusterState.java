@@ -9,20 +9,78 @@ import java.util.Random;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
- * Everything a handler may touch, in one place: metadata, timers, the purgatory, producer ids, the timeline and the
- * cluster's one seeded generator. Owned by the cluster loop.
+ * Everything a handler may touch, in one place: metadata, timers, the purgatory, producer ids, the timeline, the
+ * cluster's one seeded generator, and the services built on them once (controller, replica manager, replica fetcher,
+ * as a Kafka broker builds its own at startup). Owned by the cluster loop.
  */
-public record ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
-                           ProducerIdManager producerIds, Timeline timeline, Random random,
-                           Map<ApiKeys, Long> requestCounts,
-                           FaultState faults) {
+public final class ClusterState {
+
+    private final ClusterLoop loop;
+    private final ClusterMetadata metadata;
+    private final DelayedOperations purgatory;
+    private final ProducerIdManager producerIds;
+    private final Timeline timeline;
+    private final Random random;
+    private final Map<ApiKeys, Long> requestCounts;
+    private final FaultState faults;
+    private final Controller controller;
+    private final ReplicaManager replicaManager;
+    private final ReplicaFetcher fetcher;
+
+    public ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
+                        ProducerIdManager producerIds, Timeline timeline, Random random,
+                        Map<ApiKeys, Long> requestCounts, FaultState faults) {
+        this.loop = loop;
+        this.metadata = metadata;
+        this.purgatory = purgatory;
+        this.producerIds = producerIds;
+        this.timeline = timeline;
+        this.random = random;
+        this.requestCounts = requestCounts;
+        this.faults = faults;
+        this.controller = new Controller(this);
+        this.replicaManager = new ReplicaManager(this);
+        this.fetcher = new ReplicaFetcher(this);
+    }
+
+    public ClusterLoop loop() {
+        return loop;
+    }
+
+    public ClusterMetadata metadata() {
+        return metadata;
+    }
+
+    public DelayedOperations purgatory() {
+        return purgatory;
+    }
+
+    public ProducerIdManager producerIds() {
+        return producerIds;
+    }
+
+    public Timeline timeline() {
+        return timeline;
+    }
+
+    public Random random() {
+        return random;
+    }
+
+    public FaultState faults() {
+        return faults;
+    }
 
     public Controller controller() {
-        return new Controller(this);
+        return controller;
+    }
+
+    public ReplicaManager replicaManager() {
+        return replicaManager;
     }
 
     public ReplicaFetcher fetcher() {
-        return new ReplicaFetcher(this);
+        return fetcher;
     }
 
     /** Requests handled per API since start, for tests and benchmarks. */

@@ -2,7 +2,6 @@ package dev.samsa.cluster;
 
 import dev.samsa.event.BrokerStarted;
 import dev.samsa.event.BrokerStopped;
-import dev.samsa.event.HighWatermark;
 import dev.samsa.event.IsrExpanded;
 import dev.samsa.event.IsrShrunk;
 import dev.samsa.event.LeaderChanged;
@@ -45,10 +44,6 @@ public final class Controller {
         this.cluster = cluster;
     }
 
-    static String lagTimerKey(Partition partition, int follower) {
-        return "isr-lag-" + partition.topicPartition() + "-" + follower;
-    }
-
     private List<Partition> partitionsWithReplicaOn(int brokerId) {
         List<Partition> out = new ArrayList<>();
         for (Topic topic : cluster.metadata().topics()) {
@@ -78,7 +73,7 @@ public final class Controller {
             } else {
                 removeFromIsr(p, brokerId, "broker " + brokerId + " stopped");
             }
-            cluster.scheduler().cancel(lagTimerKey(p, brokerId));
+            cluster.scheduler().cancel(ReplicaManager.lagTimerKey(p, brokerId));
             p.follower(brokerId).reconciledEpoch = -1;
             PartitionLog log = how == Stop.FENCED ? null : p.detachLog(brokerId);
             if (log != null) {
@@ -224,6 +219,8 @@ public final class Controller {
                 partition.leaderEpoch(), newIsr, reason, unclean));
         if (partition.isOnline()) {
             partition.maybeAdvanceHighWatermark();
+            // The new epoch gave every in-sync follower a fresh replica.lag.time.max.ms to fetch in.
+            newIsr.forEach(follower -> cluster.replicaManager().scheduleLagCheck(partition, follower));
             cluster.fetcher().replicateSoon(partition);
         }
         leadershipLost(partition);
@@ -241,7 +238,7 @@ public final class Controller {
         if (brokerId < 0) {
             return false;
         }
-        return (Boolean) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("unclean.leader.election.enable");
+        return cluster.metadata().effectiveConfig(partition.topic(), brokerId).uncleanLeaderElectionEnable();
     }
 
     void maybeExpandIsr(Partition partition, int follower) {
@@ -263,43 +260,7 @@ public final class Controller {
         isr.remove(Integer.valueOf(follower));
         partition.setIsr(isr);
         cluster.timeline().record(new IsrShrunk(partition.topic().name(), partition.index(), isr, follower, reason));
-        if (partition.maybeAdvanceHighWatermark()) {
-            highWatermarkMoved(partition);
-        }
-        cluster.purgatory().checkAndComplete(partition.topicPartition());
-    }
-
-    /**
-     * A follower stopped fetching (paused, or cut off from its leader): it leaves the ISR once it has not been caught
-     * up for more than replica.lag.time.max.ms of cluster time, as Kafka's leader decides from what the follower's
-     * fetches told it. A leader change gives it a fresh replica.lag.time.max.ms, as Kafka's resetReplicaState does.
-     */
-    public void followerStalled(Partition partition, int follower) {
-        long maxLag = cluster.metadata().brokerConfigs(Math.max(partition.leader(), 1)).getLong("replica.lag.time.max.ms");
-        Partition.FollowerState state = partition.follower(follower);
-        if (partition.isOnline() && partition.isFollowerCaughtUp(follower)) {
-            state.lastCaughtUpMs = cluster.nowMs();
-        }
-        scheduleLagCheck(partition, follower, maxLag);
-    }
-
-    private void scheduleLagCheck(Partition partition, int follower, long maxLag) {
-        Partition.FollowerState state = partition.follower(follower);
-        cluster.scheduler().schedule(lagTimerKey(partition, follower), state.lastCaughtUpMs + maxLag + 1, () -> {
-            if (!partition.isOnline() || partition.leader() == follower || cluster.fetcher().fetch(partition, follower)
-                    || (partition.isFollowerCaughtUp(follower) && !cluster.faults().isPaused(partition.topicPartition(), follower))) {
-                return;
-            }
-            if (cluster.nowMs() - state.lastCaughtUpMs <= maxLag) {
-                scheduleLagCheck(partition, follower, maxLag);
-            } else {
-                removeFromIsr(partition, follower, "not caught up for more than replica.lag.time.max.ms=" + maxLag);
-            }
-        });
-    }
-
-    void highWatermarkMoved(Partition partition) {
-        cluster.timeline().record(new HighWatermark(partition.topic().name(), partition.index(), partition.highWatermark()));
+        cluster.replicaManager().maybeIncrementLeaderHighWatermark(partition);
         cluster.purgatory().checkAndComplete(partition.topicPartition());
     }
 }

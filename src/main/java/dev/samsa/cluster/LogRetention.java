@@ -36,11 +36,11 @@ final class LogRetention {
                     if (log == null) {
                         continue;
                     }
-                    var configs = cluster.metadata().effectiveConfigs(topic, broker);
-                    if (!((java.util.List<?>) configs.get("cleanup.policy")).contains("delete")) {
+                    EffectiveTopicConfig configs = cluster.metadata().effectiveConfig(topic, broker);
+                    if (!configs.delete()) {
                         continue;
                     }
-                    long cutoff = log.retentionCutoff(now, (Long) configs.get("retention.ms"), (Long) configs.get("retention.bytes"),
+                    long cutoff = log.retentionCutoff(now, configs.retentionMs(), configs.retentionBytes(),
                             Math.min(partition.highWatermark(), log.logEndOffset()));
                     if (cutoff > log.logStartOffset()) {
                         long before = log.logStartOffset();

@@ -210,6 +210,11 @@ public final class Partition {
         return logs.get(brokerId);
     }
 
+    /** Replicas whose broker is down (no log attached), in replica order: Metadata's offline replicas. */
+    public List<Integer> offlineReplicas() {
+        return replicas().stream().filter(r -> !logs.containsKey(r)).toList();
+    }
+
     public PartitionLog leaderLog() {
         return leader < 0 ? null : logs.get(leader);
     }
@@ -253,6 +258,18 @@ public final class Partition {
     /** The leader learns of a fetch by {@code follower}; the fetch offset is all it knows of that follower's log. */
     void updateFollowerFetchState(int follower, long fetchOffset, long followerLogStartOffset, long nowMs) {
         followers.get(follower).updateFetchState(fetchOffset, followerLogStartOffset, leaderLog().logEndOffset(), nowMs);
+    }
+
+    /**
+     * A follower that has everything and is still fetching at {@code nowMs} is caught up then. Kafka's followers fetch
+     * continuously, so their leader sees this all the time; Samsa's fetch only when there is something to fetch, so
+     * the leader is told at the moments it matters: before an append leaves the follower behind, and when it stops.
+     */
+    void followerCaughtUpAt(int follower, long nowMs) {
+        if (isFollowerCaughtUp(follower)) {
+            FollowerState state = followers.get(follower);
+            state.lastCaughtUpMs = Math.max(state.lastCaughtUpMs, nowMs);
+        }
     }
 
     /** Whether the leader knows {@code follower} to have everything it has (a fetch at its log end offset). */

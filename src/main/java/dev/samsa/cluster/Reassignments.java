@@ -167,7 +167,7 @@ public final class Reassignments {
             }
         }
         for (int broker : removed) {
-            cluster.scheduler().cancel(Controller.lagTimerKey(partition, broker));
+            cluster.scheduler().cancel(ReplicaManager.lagTimerKey(partition, broker));
             PartitionLog log = partition.detachLog(broker);
             if (log != null) {
                 log.delete();
@@ -176,9 +176,7 @@ public final class Reassignments {
             }
         }
         cluster.metadata().persist(partition.topic());
-        if (partition.maybeAdvanceHighWatermark()) {
-            cluster.controller().highWatermarkMoved(partition);
-        }
+        cluster.replicaManager().maybeIncrementLeaderHighWatermark(partition);
         if (partition.isOnline()) {
             cluster.fetcher().replicateSoon(partition);
         }

@@ -1,26 +1,51 @@
 package dev.samsa.cluster;
 
+import dev.samsa.event.HighWatermark;
+import dev.samsa.event.RecordsDeleted;
 import dev.samsa.event.StaleLeaderAppend;
+import dev.samsa.log.EpochEndOffset;
 import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
+import dev.samsa.log.TimestampAndOffset;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.FencedLeaderEpochException;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.errors.UnknownLeaderEpochException;
+import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.FileRecords;
 import org.apache.kafka.common.record.MemoryRecords;
 
 /**
- * Appends to and reads from the partitions a broker leads, the way Kafka's ReplicaManager checks leadership, leader
- * epochs and min.insync.replicas first. Owned by the cluster loop.
+ * Everything a client does to the partitions a broker leads goes through here, as through Kafka's ReplicaManager:
+ * appends, reads, offset lookups, record deletion and epoch end offsets, each after checking leadership and the
+ * client's leader epoch. The high watermark moves here too, and with it what waits on it. Handlers hold no log; they
+ * get small results (LogReadResult, LogAppendResult, ...) to put on the wire. Owned by the cluster loop.
  */
 public final class ReplicaManager {
 
+    /** The timestamps of ListOffsets that name a position, not a time; the values and names of Kafka's ListOffsetsRequest. */
+    public static final long LATEST_TIMESTAMP = -1L;
+    public static final long EARLIEST_TIMESTAMP = -2L;
+    public static final long MAX_TIMESTAMP = -3L;
+    public static final long EARLIEST_LOCAL_TIMESTAMP = -4L;
+    public static final long LATEST_TIERED_TIMESTAMP = -5L;
+    /** What DeleteRecords asks for with offset -1: everything below the high watermark (DeleteRecordsRequest.HIGH_WATERMARK). */
+    public static final long DELETE_TO_HIGH_WATERMARK = -1L;
+
     private final ClusterState cluster;
 
-    public ReplicaManager(ClusterState cluster) {
+    ReplicaManager(ClusterState cluster) {
         this.cluster = cluster;
     }
 
@@ -28,7 +53,7 @@ public final class ReplicaManager {
      * @throws UnknownTopicOrPartitionException when the partition does not exist
      * @throws NotLeaderOrFollowerException when {@code brokerId} does not lead it
      */
-    public Partition leaderPartition(int brokerId, TopicPartition tp) {
+    private Partition leaderPartition(int brokerId, TopicPartition tp) {
         Partition partition = cluster.metadata().partition(tp);
         if (partition == null) {
             throw new UnknownTopicOrPartitionException("This server does not host this topic-partition: " + tp);
@@ -57,14 +82,14 @@ public final class ReplicaManager {
         if (partition.highWatermark() < requiredOffset) {
             return null;
         }
-        int minIsr = (Integer) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("min.insync.replicas");
+        int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
         return partition.isr().size() < minIsr
                 ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND
                 : Errors.NONE;
     }
 
     /** Kafka's check of the epoch a client believes current, against what {@code brokerId} believes: -1 means "no opinion". */
-    public static void checkLeaderEpoch(Partition partition, int brokerId, int currentLeaderEpoch) {
+    private static void checkLeaderEpoch(Partition partition, int brokerId, int currentLeaderEpoch) {
         if (currentLeaderEpoch < 0) {
             return;
         }
@@ -84,30 +109,207 @@ public final class ReplicaManager {
      *
      * @throws org.apache.kafka.common.errors.ApiException the error Kafka gives for this partition
      */
-    public LogAppendInfo appendAsLeader(int brokerId, TopicPartition tp, MemoryRecords records, short acks) {
+    public LogAppendResult appendAsLeader(int brokerId, TopicPartition tp, MemoryRecords records, short acks) {
         Partition partition = leaderPartition(brokerId, tp);
         if (acks == -1) {
-            int minIsr = (Integer) cluster.metadata().effectiveConfigs(partition.topic(), brokerId).get("min.insync.replicas");
+            int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
             if (partition.isrSeenBy(brokerId).size() < minIsr) {
                 throw new NotEnoughReplicasException("The size of the current ISR " + partition.isrSeenBy(brokerId)
                         + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition " + tp);
             }
         }
         PartitionLog log = partition.log(brokerId);
+        boolean stale = partition.isStaleLeader(brokerId);
+        if (!stale) {
+            for (int follower : partition.followers()) {
+                if (cluster.fetcher().canFetch(partition, follower)) {
+                    partition.followerCaughtUpAt(follower, cluster.nowMs());
+                }
+            }
+        }
         LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs());
         scheduleFlush(partition, brokerId, log);
-        if (partition.isStaleLeader(brokerId)) {
+        if (stale) {
             cluster.timeline().record(new StaleLeaderAppend(tp.topic(), tp.partition(), brokerId,
                     partition.leaderEpochSeenBy(brokerId), log.logEndOffset()));
-            return info;
+        } else {
+            maybeIncrementLeaderHighWatermark(partition);
+            partition.isr().forEach(follower -> scheduleLagCheck(partition, follower));
+            if (partition.replicas().size() > 1) {
+                cluster.fetcher().replicateSoon(partition);
+            }
         }
+        return new LogAppendResult(info.firstOffset(), info.lastOffset(), info.logAppendTime(), info.logStartOffset());
+    }
+
+    /**
+     * Kafka's readFromLog: reads each partition from its fetch offset up to the high watermark as {@code brokerId}
+     * sees it, within the partition's max bytes and what is left of {@code maxBytes}. The first partition that has
+     * data returns at least one whole batch even past the limits, so that a batch larger than them never stalls a
+     * consumer. A partition of an unknown topic id ({@code topic()} null) answers UNKNOWN_TOPIC_ID.
+     */
+    public LinkedHashMap<TopicIdPartition, LogReadResult> readFromLog(int brokerId, Map<TopicIdPartition, PartitionFetchInfo> fetches,
+                                                                      int maxBytes) {
+        LinkedHashMap<TopicIdPartition, LogReadResult> out = new LinkedHashMap<>();
+        int budget = maxBytes;
+        boolean minOneBatch = true;
+        for (Map.Entry<TopicIdPartition, PartitionFetchInfo> e : fetches.entrySet()) {
+            LogReadResult result = read(brokerId, e.getKey(), e.getValue(), Math.max(0, budget), minOneBatch);
+            int size = result.records().sizeInBytes();
+            budget -= size;
+            minOneBatch &= size == 0;
+            out.put(e.getKey(), result);
+        }
+        return out;
+    }
+
+    private LogReadResult read(int brokerId, TopicIdPartition tp, PartitionFetchInfo fetch, int budget, boolean minOneBatch) {
+        PartitionLog log;
+        long highWatermark;
+        try {
+            if (tp.topic() == null) {
+                throw new UnknownTopicIdException("Unknown topic id " + tp.topicId());
+            }
+            Partition partition = leaderPartition(brokerId, tp.topicPartition());
+            checkLeaderEpoch(partition, brokerId, fetch.currentLeaderEpoch());
+            log = partition.log(brokerId);
+            highWatermark = partition.highWatermarkSeenBy(brokerId);
+        } catch (ApiException e) {
+            return LogReadResult.error(Errors.forException(e));
+        }
+        // Without transactions the last stable offset is the high watermark.
+        if (fetch.fetchOffset() < log.logStartOffset() || fetch.fetchOffset() > log.logEndOffset()) {
+            return new LogReadResult(MemoryRecords.EMPTY, highWatermark, highWatermark, log.logStartOffset(),
+                    Errors.OFFSET_OUT_OF_RANGE);
+        }
+        MemoryRecords records = fetch.fetchOffset() < highWatermark
+                ? log.read(fetch.fetchOffset(), Math.min(fetch.maxBytes(), budget), highWatermark, minOneBatch).records()
+                : MemoryRecords.EMPTY;
+        return new LogReadResult(records, highWatermark, highWatermark, log.logStartOffset(), Errors.NONE);
+    }
+
+    /**
+     * Kafka's fetchOffsetForTimestamp: earliest and earliest local (the log start offset: no tiered storage), latest
+     * (the high watermark), latest tiered (none), max timestamp, or the first record at or after a timestamp; only
+     * records below the high watermark count. Empty when nothing answers.
+     *
+     * @throws ApiException the error Kafka gives for this partition
+     */
+    public Optional<FileRecords.TimestampAndOffset> fetchOffsetForTimestamp(int brokerId, TopicPartition tp,
+                                                                            int currentLeaderEpoch, long timestamp) {
+        Partition partition = leaderPartition(brokerId, tp);
+        checkLeaderEpoch(partition, brokerId, currentLeaderEpoch);
+        PartitionLog log = partition.log(brokerId);
+        long highWatermark = partition.highWatermarkSeenBy(brokerId);
+        Optional<TimestampAndOffset> found;
+        if (timestamp == EARLIEST_TIMESTAMP || timestamp == EARLIEST_LOCAL_TIMESTAMP) {
+            found = Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), log.epochForOffset(log.logStartOffset()).orElse(-1)));
+        } else if (timestamp == LATEST_TIMESTAMP) {
+            found = Optional.of(new TimestampAndOffset(-1, highWatermark, log.latestEpoch().orElse(-1)));
+        } else if (timestamp == LATEST_TIERED_TIMESTAMP) {
+            found = Optional.empty();
+        } else if (timestamp == MAX_TIMESTAMP) {
+            found = Optional.of(log.maxTimestamp()).filter(t -> t.offset() >= 0 && t.offset() < highWatermark);
+        } else {
+            found = log.offsetForTimestamp(timestamp).filter(t -> t.offset() < highWatermark);
+        }
+        return found.map(t -> new FileRecords.TimestampAndOffset(t.timestamp(), t.offset(),
+                t.leaderEpoch() < 0 ? Optional.empty() : Optional.of(t.leaderEpoch())));
+    }
+
+    /**
+     * Kafka's deleteRecords with Partition.deleteRecordsOnLeader: raises the leader's log start offset to
+     * {@code requested} ({@link #DELETE_TO_HIGH_WATERMARK}: the high watermark) and returns the new one. An offset at
+     * or below the log start offset changes nothing.
+     *
+     * @throws ApiException INVALID_TOPIC_EXCEPTION for an internal topic, POLICY_VIOLATION when cleanup.policy lacks
+     *     "delete", OFFSET_OUT_OF_RANGE below 0 or above the high watermark, or the leadership errors
+     */
+    public long deleteRecords(int brokerId, TopicPartition tp, long requested) {
+        if (cluster.metadata().partition(tp) != null && org.apache.kafka.common.internals.Topic.isInternal(tp.topic())) {
+            throw new InvalidTopicException("Cannot delete records of internal topic " + tp.topic());
+        }
+        Partition partition = leaderPartition(brokerId, tp);
+        if (!cluster.metadata().effectiveConfig(partition.topic(), brokerId).delete()) {
+            throw new PolicyViolationException("Records of partition " + tp + " can not be deleted due to the configured policy");
+        }
+        long offset = requested == DELETE_TO_HIGH_WATERMARK ? partition.highWatermark() : requested;
+        if (offset < 0) {
+            throw new OffsetOutOfRangeException("The offset " + offset + " for partition " + tp + " is not valid");
+        }
+        if (offset > partition.highWatermark()) {
+            throw new OffsetOutOfRangeException("Cannot increment the log start offset to " + offset + " of partition " + tp
+                    + " since it is larger than the high watermark " + partition.highWatermark());
+        }
+        PartitionLog log = partition.log(brokerId);
+        long before = log.logStartOffset();
+        long after = log.deleteRecordsBefore(offset);
+        if (after != before) {
+            cluster.timeline().record(new RecordsDeleted(tp.topic(), tp.partition(), after, brokerId));
+        }
+        return after;
+    }
+
+
+    /**
+     * Kafka's lastOffsetForLeaderEpoch, from the leader's epoch cache (KIP-320: how consumers detect truncation).
+     *
+     * @throws ApiException the leadership and leader epoch errors
+     */
+    public OffsetAndEpoch lastOffsetForLeaderEpoch(int brokerId, TopicPartition tp, int currentLeaderEpoch, int leaderEpoch) {
+        Partition partition = leaderPartition(brokerId, tp);
+        checkLeaderEpoch(partition, brokerId, currentLeaderEpoch);
+        EpochEndOffset found = partition.log(brokerId).endOffsetForEpoch(leaderEpoch);
+        return new OffsetAndEpoch(found.endOffset(), found.leaderEpoch());
+    }
+
+    /**
+     * Kafka's Partition.maybeIncrementLeaderHW followed by tryCompleteDelayedRequests: called whenever the leader's log,
+     * the ISR or what the leader knows of a follower changed. When the high watermark moves, the timeline hears of
+     * it and what is parked on the partition (acks=all produces, fetches, coordinator writes) is tried again.
+     */
+    void maybeIncrementLeaderHighWatermark(Partition partition) {
         if (partition.maybeAdvanceHighWatermark()) {
-            cluster.controller().highWatermarkMoved(partition);
+            cluster.timeline().record(new HighWatermark(partition.topic().name(), partition.index(), partition.highWatermark()));
+            cluster.purgatory().checkAndComplete(partition.topicPartition());
         }
-        if (partition.replicas().size() > 1) {
-            cluster.fetcher().replicateSoon(partition);
+    }
+
+    static String lagTimerKey(Partition partition, int follower) {
+        return "isr-lag-" + partition.topicPartition() + "-" + follower;
+    }
+
+    /**
+     * Arms Kafka's Partition.maybeShrinkIsr for one in-sync follower, at the first moment it can be out of sync:
+     * replica.lag.time.max.ms after it was last caught up. Follower progress drives it, whatever keeps the follower
+     * behind (paused, slowed, cut off, never fetching in a new epoch): an append that leaves it behind arms it, a
+     * fetch that catches it up disarms it. An age deadline (DESIGN.md): a jump of the manual clock past it fires it.
+     */
+    void scheduleLagCheck(Partition partition, int follower) {
+        if (!partition.isOnline() || follower == partition.leader() || !partition.isr().contains(follower)) {
+            return;
         }
-        return info;
+        long maxLagMs = cluster.metadata().brokerConfigs(partition.leader()).getLong("replica.lag.time.max.ms");
+        cluster.scheduler().schedule(lagTimerKey(partition, follower), partition.follower(follower).lastCaughtUpMs + maxLagMs + 1,
+                () -> maybeShrinkIsr(partition, follower, maxLagMs));
+    }
+
+    /** In sync is caught up and fetching, or caught up within replica.lag.time.max.ms; out of sync leaves the ISR. */
+    private void maybeShrinkIsr(Partition partition, int follower, long maxLagMs) {
+        if (cluster.metadata().partition(partition.topicPartition()) != partition || !partition.isOnline()
+                || follower == partition.leader() || !partition.isr().contains(follower)) {
+            return;
+        }
+        // A Kafka follower that can reach its leader never stops fetching: this one gets its fetch now.
+        cluster.fetcher().fetchFromLeader(partition, follower);
+        if (partition.isFollowerCaughtUp(follower) && cluster.fetcher().canFetch(partition, follower)) {
+            return;
+        }
+        if (cluster.nowMs() - partition.follower(follower).lastCaughtUpMs > maxLagMs) {
+            cluster.controller().removeFromIsr(partition, follower, "not caught up for more than replica.lag.time.max.ms=" + maxLagMs);
+        } else {
+            scheduleLagCheck(partition, follower);
+        }
     }
 
     /**

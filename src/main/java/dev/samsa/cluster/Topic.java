@@ -2,9 +2,11 @@ package dev.samsa.cluster;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import org.apache.kafka.common.Uuid;
 
 /** A topic: its id, its partitions and its config overrides. Owned by the cluster loop. */
@@ -14,6 +16,8 @@ public final class Topic {
     private final Uuid id;
     private final List<Partition> partitions = new ArrayList<>();
     private final Map<String, String> configs;
+    /** By broker id; dropped whenever the overrides or a broker's configs change. */
+    private final Map<Integer, EffectiveTopicConfig> effectiveConfigs = new HashMap<>();
 
     Topic(String name, Uuid id, Map<String, String> configs) {
         this.name = name;
@@ -53,6 +57,11 @@ public final class Topic {
     void setConfigs(Map<String, String> overrides) {
         configs.clear();
         configs.putAll(overrides);
+        effectiveConfigs.clear();
+    }
+
+    EffectiveTopicConfig effectiveConfig(int brokerId, IntFunction<EffectiveTopicConfig> compute) {
+        return effectiveConfigs.computeIfAbsent(brokerId, compute::apply);
     }
 
     @Override

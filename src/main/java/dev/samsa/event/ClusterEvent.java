@@ -15,7 +15,7 @@ public sealed interface ClusterEvent permits
         RecordsDeleted, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,
         // faults
         FailuresScheduled, FaultInjected, ReplicationPaused, ReplicationResumed, BrokerLatency, BrokerIsolated,
-        IsolationHealed, ClientConnectionsDropped,
+        IsolationHealed, ClientConnectionsDropped, RequestsIntercepted, InterceptionRemoved,
         // consumer groups and their coordinator
         GroupCreated, GroupRemoved, GroupStateChanged, RebalanceStarted, GenerationStarted, MemberJoined, MemberRemoved,
         MemberDisconnected, SessionRearmed, StaticMemberReplaced, CoordinatorLoaded, CoordinatorUnloaded,

@@ -3,6 +3,7 @@ package dev.samsa.group;
 import dev.samsa.cluster.BrokerConfigs;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.DelayedOperation;
+import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ReplicaManager;
 import dev.samsa.cluster.Topic;
@@ -18,8 +19,8 @@ import dev.samsa.group.classic.ClassicGroups;
 import dev.samsa.group.classic.JoinRequest;
 import dev.samsa.group.classic.JoinResult;
 import dev.samsa.group.classic.SyncResult;
-import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
+import dev.samsa.time.Scheduler;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,7 +50,7 @@ import org.apache.kafka.common.utils.Utils;
  * <p>The KIP-848 consumer protocol (ConsumerGroupHeartbeat) would sit beside {@link ClassicGroups} as a second group
  * kind in the shard; it is not implemented.
  */
-public final class GroupCoordinator {
+public final class GroupCoordinator implements ClassicGroupContext {
 
     public static final String OFFSETS_TOPIC = "__consumer_offsets";
     static final int NEW_MEMBER_JOIN_TIMEOUT_MS = 5 * 60 * 1000;
@@ -62,8 +63,7 @@ public final class GroupCoordinator {
 
     public GroupCoordinator(ClusterState cluster) {
         this.cluster = cluster;
-        this.classic = new ClassicGroups(new ClassicGroupContext(cluster.scheduler(), this::groupOrNull, this::classicConfig,
-                () -> new UUID(cluster.random().nextLong(), cluster.random().nextLong()).toString(), this::persistGroup));
+        this.classic = new ClassicGroups(this);
         this.offsets = new OffsetStore(this);
     }
 
@@ -89,7 +89,7 @@ public final class GroupCoordinator {
             BrokerConfigs c = configs(brokerId);
             try {
                 topic = cluster.metadata().createTopic(OFFSETS_TOPIC, c.getInt("offsets.topic.num.partitions"),
-                        c.getInt("offsets.topic.replication.factor"), Map.of(), Map.of("cleanup.policy", "compact"), false);
+                        c.getInt("offsets.topic.replication.factor"), List.of(), Map.of("cleanup.policy", "compact"), false);
             } catch (ApiException e) {
                 throw new CoordinatorNotAvailableException("Cannot create " + OFFSETS_TOPIC + ": " + e.getMessage());
             }
@@ -144,7 +144,7 @@ public final class GroupCoordinator {
                 cluster.scheduler().wallMs());
         shards.put(partition, shard);
         // Loaded members must heartbeat to this coordinator within their session, as Kafka's onLoaded arms them.
-        shard.groups.values().forEach(g -> classic.liveness().onLoaded(g));
+        shard.groups.values().forEach(g -> classic.rebalancer().onLoaded(g));
         offsets.scheduleCleanup(shard);
     }
 
@@ -155,7 +155,7 @@ public final class GroupCoordinator {
             return;
         }
         for (ClassicGroup g : shard.groups.values()) {
-            classic.liveness().unload(g);
+            classic.rebalancer().unload(g);
         }
         cluster.scheduler().cancel(OffsetStore.cleanupKey(partition));
         // Writes parked on this partition's high watermark learn NOT_COORDINATOR now rather than at their timeout.
@@ -237,7 +237,7 @@ public final class GroupCoordinator {
         if (group == null) {
             throw new IllegalArgumentException("No group " + groupId);
         }
-        classic.liveness().removeMember(group, memberId, "expired on purpose by the test");
+        classic.rebalancer().removeMemberAndUpdateGroup(group, memberId, "expired on purpose by the test");
     }
 
     // ---- offsets
@@ -303,7 +303,8 @@ public final class GroupCoordinator {
 
     // ---- inspection
 
-    /** The group wherever it lives, or null; for the inspection API. */
+    /** The group wherever it lives, or null; for the inspection API and the classic protocol's timers. */
+    @Override
     public ClassicGroup groupOrNull(String groupId) {
         for (CoordinatorShard shard : shards.values()) {
             ClassicGroup g = shard.groups.get(groupId);
@@ -345,8 +346,8 @@ public final class GroupCoordinator {
 
     Write append(CoordinatorShard shard, SimpleRecord... records) {
         TopicPartition tp = new TopicPartition(OFFSETS_TOPIC, shard.partition);
-        LogAppendInfo info = new ReplicaManager(cluster).appendAsLeader(shard.brokerId, tp, GroupRecords.batch(records), (short) 1);
-        return new Write(shard.partition, shard.brokerId, cluster.metadata().partition(tp).leaderEpoch(), info.lastOffset() + 1);
+        LogAppendResult appended = cluster.replicaManager().appendAsLeader(shard.brokerId, tp, GroupRecords.batch(records), (short) 1);
+        return new Write(shard.partition, shard.brokerId, cluster.metadata().partition(tp).leaderEpoch(), appended.lastOffset() + 1);
     }
 
     /**
@@ -410,15 +411,12 @@ public final class GroupCoordinator {
     }
 
     /**
-     * After every generation change: persist the group when Kafka writes its GroupMetadata record, that is when a
-     * rebalance leaves it Empty or Stable with its assignment, or a static member was replaced in a Stable group.
-     * (CompletingRebalance is not written: a coordinator taking over then would bring back members without assignment.)
+     * Where the classic group's record is written: after a rebalance leaves it Empty, once the leader's assignment
+     * arrives in CompletingRebalance (Kafka writes it before calling the group Stable), and when a static member is
+     * replaced in a Stable group. Answers once it is replicated. A group rebalancing or dead has nothing to write.
      */
-    /**
-     * Writes the group record after a generation change (Empty, Stable, or CompletingRebalance with the leader's
-     * assignment, which Kafka writes before calling the group Stable) and answers once it is replicated.
-     */
-    private void persistGroup(ClassicGroup group, Consumer<Errors> done) {
+    @Override
+    public void persistGroup(ClassicGroup group, Consumer<Errors> done) {
         CoordinatorShard shard = shardOf(group.groupId());
         if (shard == null) {
             done.accept(Errors.NOT_COORDINATOR);
@@ -437,7 +435,18 @@ public final class GroupCoordinator {
         return c != null ? c : cluster.metadata().controllerConfigs();
     }
 
-    private ClassicGroupConfig classicConfig() {
+    @Override
+    public Scheduler scheduler() {
+        return cluster.scheduler();
+    }
+
+    @Override
+    public String newMemberUuid() {
+        return new UUID(cluster.random().nextLong(), cluster.random().nextLong()).toString();
+    }
+
+    @Override
+    public ClassicGroupConfig classicConfig() {
         BrokerConfigs c = configs(-1);
         return new ClassicGroupConfig(c.getInt("group.min.session.timeout.ms"), c.getInt("group.max.session.timeout.ms"),
                 c.getInt("group.max.size"), c.getInt("group.initial.rebalance.delay.ms"), NEW_MEMBER_JOIN_TIMEOUT_MS);

@@ -10,7 +10,7 @@ public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCach
                             GroupCoordinator groups) {
 
     public ReplicaManager replicaManager() {
-        return new ReplicaManager(cluster);
+        return cluster.replicaManager();
     }
 
     public BrokerConfigs configs() {

@@ -50,7 +50,7 @@ final class CreatePartitionsHandler implements ApiHandler {
         CreatePartitionsResponseData response = new CreatePartitionsResponseData();
         duplicates.forEach(name -> response.results().add(new CreatePartitionsTopicResult().setName(name)
                 .setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Duplicate topic name.")));
-        boolean tooMany = newPartitions(data, metadata) > CreateTopicsHandler.MAX_PARTITIONS_PER_REQUEST;
+        boolean tooMany = newPartitions(data, metadata) > ClusterMetadata.MAX_PARTITIONS_PER_REQUEST;
         for (CreatePartitionsTopic t : data.topics()) {
             if (duplicates.contains(t.name())) {
                 continue;
@@ -58,7 +58,7 @@ final class CreatePartitionsHandler implements ApiHandler {
             if (tooMany) {
                 response.results().add(new CreatePartitionsTopicResult().setName(t.name())
                         .setErrorCode(Errors.POLICY_VIOLATION.code())
-                        .setErrorMessage(CreateTopicsHandler.TOO_MANY_PARTITIONS));
+                        .setErrorMessage(ClusterMetadata.TOO_MANY_PARTITIONS));
                 continue;
             }
             ApiError error = ApiError.NONE;

@@ -1,6 +1,9 @@
 package dev.samsa.handler;
 
 import dev.samsa.cluster.ClusterMetadata;
+import dev.samsa.cluster.ConfigEntry;
+import dev.samsa.cluster.ConfigHelper;
+import dev.samsa.cluster.ReplicaAssignment;
 import dev.samsa.cluster.Topic;
 import dev.samsa.cluster.TopicConfigs;
 import dev.samsa.wire.KafkaRequest;
@@ -11,13 +14,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
-import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
-import org.apache.kafka.common.errors.InvalidTopicException;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableReplicaAssignment;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
@@ -25,7 +23,6 @@ import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopicCon
 import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicConfigs;
 import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
-import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiError;
@@ -46,10 +43,6 @@ import org.apache.kafka.common.requests.ApiError;
  */
 final class CreateTopicsHandler implements ApiHandler {
 
-    /** Kafka's {@code ReplicationControlManager.MAX_PARTITIONS_PER_BATCH}, for CreateTopics and CreatePartitions. */
-    static final int MAX_PARTITIONS_PER_REQUEST = 10_000;
-    static final String TOO_MANY_PARTITIONS = "Excessively large number of partitions per request.";
-
     @Override
     public ApiKeys apiKey() {
         return ApiKeys.CREATE_TOPICS;
@@ -66,12 +59,12 @@ final class CreateTopicsHandler implements ApiHandler {
             }
         }
         CreateTopicsResponseData response = new CreateTopicsResponseData();
-        boolean tooMany = totalPartitions(data, broker) > MAX_PARTITIONS_PER_REQUEST;
+        boolean tooMany = totalPartitions(data, broker) > ClusterMetadata.MAX_PARTITIONS_PER_REQUEST;
         for (CreatableTopic t : data.topics()) {
             if (tooMany) {
                 // Kafka's controller refuses the whole request before placing a single replica.
                 response.topics().add(new CreatableTopicResult().setName(t.name())
-                        .setErrorCode(Errors.POLICY_VIOLATION.code()).setErrorMessage(TOO_MANY_PARTITIONS));
+                        .setErrorCode(Errors.POLICY_VIOLATION.code()).setErrorMessage(ClusterMetadata.TOO_MANY_PARTITIONS));
             } else if (!duplicates.contains(t.name())) {
                 response.topics().add(create(t, data.validateOnly(), broker));
             }
@@ -109,10 +102,6 @@ final class CreateTopicsHandler implements ApiHandler {
     private static CreatableTopicResult create(CreatableTopic t, boolean validateOnly, BrokerContext broker) {
         ClusterMetadata metadata = broker.cluster().metadata();
         try {
-            throwIfCollides(t.name(), metadata);
-            if (metadata.topic(t.name()) != null) {
-                throw new TopicExistsException("Topic '" + t.name() + "' already exists.");
-            }
             Map<String, String> configs = configs(t);
             Topic topic = metadata.createTopic(t.name(), t.numPartitions(), t.replicationFactor(), assignments(t), configs,
                     validateOnly);
@@ -122,34 +111,16 @@ final class CreateTopicsHandler implements ApiHandler {
                     .setReplicationFactor((short) topic.replicationFactor())
                     .setTopicConfigErrorCode(Errors.NONE.code());
             List<CreatableTopicConfigs> resultConfigs = new ArrayList<>();
-            Map<String, Object> effective = TopicConfigs.effective(configs, metadata.controllerConfigs());
-            for (DescribeConfigsResourceResult e : DescribeConfigsHandler.topicEntries(configs, effective,
-                    metadata.controllerConfigs(), false, false)) {
+            for (ConfigEntry e : ConfigHelper.describeTopic(configs,
+                    TopicConfigs.effective(configs, metadata.controllerConfigs()), metadata.controllerConfigs())) {
                 resultConfigs.add(new CreatableTopicConfigs().setName(e.name()).setValue(e.value()).setReadOnly(e.readOnly())
-                        .setConfigSource(e.configSource()).setIsSensitive(e.isSensitive()));
+                        .setConfigSource(DescribeConfigsHandler.source(e.source())).setIsSensitive(false));
             }
             return result.setConfigs(resultConfigs);
         } catch (ApiException e) {
             ApiError error = ApiError.fromThrowable(e);
             return new CreatableTopicResult().setName(t.name()).setErrorCode(error.error().code())
                     .setErrorMessage(KafkaRequest.fitErrorMessage(error.message()));
-        }
-    }
-
-    /**
-     * Kafka refuses a name that differs from an existing one only by '.' against '_', since their metric names clash.
-     *
-     * @throws InvalidTopicException naming the existing topic
-     */
-    private static void throwIfCollides(String name, ClusterMetadata metadata) {
-        org.apache.kafka.common.internals.Topic.validate(name);
-        if (!org.apache.kafka.common.internals.Topic.hasCollisionChars(name)) {
-            return;
-        }
-        for (Topic existing : metadata.topics()) {
-            if (!existing.name().equals(name) && org.apache.kafka.common.internals.Topic.hasCollision(name, existing.name())) {
-                throw new InvalidTopicException("Topic '" + name + "' collides with existing topic: " + existing.name());
-            }
         }
     }
 
@@ -166,32 +137,12 @@ final class CreateTopicsHandler implements ApiHandler {
         if (!nulls.isEmpty()) {
             throw new InvalidConfigurationException("Null value not supported for topic configs: " + String.join(",", nulls));
         }
-        try {
-            // Kafka checks configs before replica assignments; ClusterMetadata would check them after.
-            TopicConfigs.validate(configs);
-        } catch (ConfigException e) {
-            throw new InvalidConfigurationException(e.getMessage());
-        }
+        // Kafka checks configs before replica assignments; ClusterMetadata would check them after.
+        TopicConfigs.validate(configs);
         return configs;
     }
 
-    /**
-     * @throws InvalidReplicaAssignmentException for a partition assigned twice, or replica lists of different sizes
-     */
-    private static Map<Integer, List<Integer>> assignments(CreatableTopic t) {
-        Map<Integer, List<Integer>> assignments = new TreeMap<>();
-        for (CreatableReplicaAssignment a : t.assignments()) {
-            if (assignments.put(a.partitionIndex(), a.brokerIds()) != null) {
-                throw new InvalidReplicaAssignmentException("Found multiple manual partition assignments for partition "
-                        + a.partitionIndex());
-            }
-            int first = t.assignments().iterator().next().brokerIds().size();
-            if (a.brokerIds().size() != first) {
-                throw new InvalidReplicaAssignmentException("The manual partition assignment includes a partition with "
-                        + a.brokerIds().size() + " replica(s), but this is not consistent with previous partitions, which have "
-                        + first + " replica(s).");
-            }
-        }
-        return assignments;
+    private static List<ReplicaAssignment> assignments(CreatableTopic t) {
+        return t.assignments().stream().map(a -> new ReplicaAssignment(a.partitionIndex(), a.brokerIds())).toList();
     }
 }

@@ -1,10 +1,9 @@
 package dev.samsa.handler;
 
 import dev.samsa.cluster.DelayedOperation;
-import dev.samsa.cluster.Partition;
-import dev.samsa.cluster.ReplicaManager;
+import dev.samsa.cluster.LogReadResult;
+import dev.samsa.cluster.PartitionFetchInfo;
 import dev.samsa.cluster.Topic;
-import dev.samsa.log.PartitionLog;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,13 +14,9 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.ApiException;
-import org.apache.kafka.common.errors.OffsetOutOfRangeException;
-import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
 
@@ -48,7 +43,7 @@ final class FetchHandler implements ApiHandler {
         for (Topic t : broker.cluster().metadata().topics()) {
             topicNames.put(t.id(), t.name());
         }
-        FetchSessionCache.Context context = broker.fetchSessions().newContext(body.metadata(), body.fetchData(topicNames),
+        FetchContext context = broker.fetchSessions().newContext(body.metadata(), body.fetchData(topicNames),
                 body.forgottenTopics(topicNames));
         if (context.error != Errors.NONE) {
             request.respond(FetchResponse.of(context.error, 0, 0,
@@ -72,11 +67,11 @@ final class FetchHandler implements ApiHandler {
     private static final class DelayedFetch extends DelayedOperation {
         private final KafkaRequest request;
         private final FetchRequest body;
-        private final FetchSessionCache.Context context;
+        private final FetchContext context;
         private final BrokerContext broker;
         private LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> result;
 
-        DelayedFetch(KafkaRequest request, FetchRequest body, FetchSessionCache.Context context, BrokerContext broker) {
+        DelayedFetch(KafkaRequest request, FetchRequest body, FetchContext context, BrokerContext broker) {
             this.request = request;
             this.body = body;
             this.context = context;
@@ -106,47 +101,25 @@ final class FetchHandler implements ApiHandler {
         }
 
         private LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> readAll() {
+            Map<TopicIdPartition, PartitionFetchInfo> fetches = new LinkedHashMap<>();
+            context.toRead.forEach((tp, pd) -> fetches.put(tp,
+                    new PartitionFetchInfo(pd.fetchOffset, pd.currentLeaderEpoch.orElse(-1), pd.maxBytes)));
             LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> out = new LinkedHashMap<>();
-            int budget = body.maxBytes();
-            boolean first = true;
-            for (Map.Entry<TopicIdPartition, FetchRequest.PartitionData> e : context.toRead.entrySet()) {
-                FetchResponseData.PartitionData data = read(e.getKey(), e.getValue(), Math.max(0, budget), first);
-                int size = data.records() == null ? 0 : data.records().sizeInBytes();
-                budget -= size;
-                first &= size == 0;
-                out.put(e.getKey(), data);
-            }
+            broker.replicaManager().readFromLog(broker.brokerId(), fetches, body.maxBytes())
+                    .forEach((tp, read) -> out.put(tp, partitionData(tp, read)));
             return out;
         }
 
-        private FetchResponseData.PartitionData read(TopicIdPartition tp, FetchRequest.PartitionData pd, int budget, boolean minOneBatch) {
+        private FetchResponseData.PartitionData partitionData(TopicIdPartition tp, LogReadResult read) {
             FetchResponseData.PartitionData data = new FetchResponseData.PartitionData().setPartitionIndex(tp.partition())
-                    .setHighWatermark(FetchResponse.INVALID_HIGH_WATERMARK)
-                    .setLastStableOffset(FetchResponse.INVALID_LAST_STABLE_OFFSET)
-                    .setLogStartOffset(FetchResponse.INVALID_LOG_START_OFFSET)
-                    .setRecords(MemoryRecords.EMPTY);
-            try {
-                if (tp.topic() == null) {
-                    throw new UnknownTopicIdException("Unknown topic id " + tp.topicId());
-                }
-                Partition partition = broker.replicaManager().leaderPartition(broker.brokerId(), tp.topicPartition());
-                ReplicaManager.checkLeaderEpoch(partition, broker.brokerId(), pd.currentLeaderEpoch.orElse(-1));
-                PartitionLog log = partition.log(broker.brokerId());
-                long highWatermark = partition.highWatermarkSeenBy(broker.brokerId());
-                data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark).setLogStartOffset(log.logStartOffset());
-                if (body.isolationLevel() == IsolationLevel.READ_COMMITTED) {
-                    data.setAbortedTransactions(new ArrayList<>());
-                }
-                if (pd.fetchOffset < log.logStartOffset() || pd.fetchOffset > log.logEndOffset()) {
-                    throw new OffsetOutOfRangeException("Fetch offset " + pd.fetchOffset + " is out of range for " + tp
-                            + ": log start offset " + log.logStartOffset() + ", log end offset " + log.logEndOffset());
-                }
-                if (pd.fetchOffset < highWatermark) {
-                    int max = Math.min(pd.maxBytes, budget);
-                    data.setRecords(log.read(pd.fetchOffset, max, highWatermark, minOneBatch).records());
-                }
-            } catch (ApiException ex) {
-                data.setErrorCode(Errors.forException(ex).code()).setRecords(MemoryRecords.EMPTY);
+                    .setErrorCode(read.error().code())
+                    .setHighWatermark(read.highWatermark())
+                    .setLastStableOffset(read.lastStableOffset())
+                    .setLogStartOffset(read.logStartOffset())
+                    .setRecords(read.records());
+            if (body.isolationLevel() == IsolationLevel.READ_COMMITTED && read.hasLeaderOffsets()) {
+                // No transactions yet: a read_committed consumer is told of none aborted.
+                data.setAbortedTransactions(new ArrayList<>());
             }
             return data;
         }

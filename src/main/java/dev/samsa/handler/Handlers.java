@@ -1,6 +1,8 @@
 package dev.samsa.handler;
 
 import dev.samsa.event.FaultInjected;
+import dev.samsa.fault.InterceptedRequest;
+import dev.samsa.fault.Verdict;
 import dev.samsa.network.RequestDispatcher;
 import dev.samsa.wire.KafkaRequest;
 import dev.samsa.wire.RequestCodec;
@@ -15,64 +17,93 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The APIs a broker serves. The ApiVersions response is built from this table, so a broker advertises exactly what
- * it implements; registering an API twice fails at start-up.
+ * The APIs a broker serves, each with the versions it serves stated in {@link #standard()} (kfake's {@code regKey}).
+ * The ApiVersions response is built from this table, so a broker advertises exactly what it implements, and an
+ * upgrade of kafka-clients never widens it by itself: a range kafka-clients can no longer encode, or an API
+ * registered twice, fails at start-up.
  */
 public final class Handlers {
 
     private static final Logger log = LoggerFactory.getLogger(Handlers.class);
 
-    private final Map<ApiKeys, ApiHandler> handlers = new EnumMap<>(ApiKeys.class);
+    /** One row of the table: a handler and the versions it was written for, as its header comment names them. */
+    public record Registration(ApiHandler handler, short minVersion, short maxVersion) {
 
-    public Handlers(List<ApiHandler> all) {
-        for (ApiHandler h : all) {
-            if (handlers.put(h.apiKey(), h) != null) {
-                throw new IllegalStateException("Two handlers registered for " + h.apiKey());
+        public ApiKeys apiKey() {
+            return handler.apiKey();
+        }
+
+        boolean supports(short version) {
+            return version >= minVersion && version <= maxVersion;
+        }
+    }
+
+    private final Map<ApiKeys, Registration> registrations = new EnumMap<>(ApiKeys.class);
+
+    /** @throws IllegalStateException for an API registered twice or a range kafka-clients cannot encode */
+    public Handlers(List<Registration> all) {
+        for (Registration r : all) {
+            ApiKeys key = r.apiKey();
+            if (r.minVersion() > r.maxVersion() || r.minVersion() < key.oldestVersion() || r.maxVersion() > key.latestVersion()) {
+                throw new IllegalStateException(r.handler().getClass().getSimpleName() + " states " + key.name + " v"
+                        + r.minVersion() + "-" + r.maxVersion() + ", but this kafka-clients encodes v" + key.oldestVersion()
+                        + "-" + key.latestVersion() + ": state the range the handler serves with this kafka-clients");
+            }
+            if (registrations.put(key, r) != null) {
+                throw new IllegalStateException("Two handlers registered for " + key);
             }
         }
     }
 
-    /** Every handler this project has; the one list to extend when an API is added. */
+    static Registration serves(ApiHandler handler, int minVersion, int maxVersion) {
+        return new Registration(handler, (short) minVersion, (short) maxVersion);
+    }
+
+    /**
+     * Every handler this project has, with the versions it serves: the one list to extend when an API is added, and
+     * the one place where a version is added once its handler serves it.
+     */
     public static Handlers standard() {
         RequestCodec.selfCheck();
         return new Handlers(List.of(
-                new ApiVersionsHandler(),
-                new MetadataHandler(),
-                new ProduceHandler(),
-                new FetchHandler(),
-                new ListOffsetsHandler(),
-                new InitProducerIdHandler(),
-                new OffsetForLeaderEpochHandler(),
-                new CreateTopicsHandler(),
-                new DeleteTopicsHandler(),
-                new CreatePartitionsHandler(),
-                new DescribeConfigsHandler(),
-                new IncrementalAlterConfigsHandler(),
-                new DescribeClusterHandler(),
-                new DeleteRecordsHandler(),
-                new ElectLeadersHandler(),
-                new AlterPartitionReassignmentsHandler(),
-                new ListPartitionReassignmentsHandler(),
-                new FindCoordinatorHandler(),
-                new JoinGroupHandler(),
-                new SyncGroupHandler(),
-                new HeartbeatHandler(),
-                new LeaveGroupHandler(),
-                new OffsetCommitHandler(),
-                new OffsetFetchHandler(),
-                new DescribeGroupsHandler(),
-                new ListGroupsHandler(),
-                new DeleteGroupsHandler(),
-                new OffsetDeleteHandler()));
+                serves(new ApiVersionsHandler(), 0, 4),
+                serves(new MetadataHandler(), 0, 13),
+                serves(new ProduceHandler(), 3, 13),
+                serves(new FetchHandler(), 4, 18),
+                serves(new ListOffsetsHandler(), 1, 10),
+                serves(new InitProducerIdHandler(), 0, 6),
+                serves(new OffsetForLeaderEpochHandler(), 2, 4),
+                serves(new CreateTopicsHandler(), 2, 7),
+                serves(new DeleteTopicsHandler(), 1, 6),
+                serves(new CreatePartitionsHandler(), 0, 3),
+                serves(new DescribeConfigsHandler(), 1, 4),
+                serves(new IncrementalAlterConfigsHandler(), 0, 1),
+                serves(new DescribeClusterHandler(), 0, 2),
+                serves(new DeleteRecordsHandler(), 0, 2),
+                serves(new ElectLeadersHandler(), 0, 2),
+                serves(new AlterPartitionReassignmentsHandler(), 0, 1),
+                serves(new ListPartitionReassignmentsHandler(), 0, 0),
+                serves(new FindCoordinatorHandler(), 0, 6),
+                serves(new JoinGroupHandler(), 0, 9),
+                serves(new SyncGroupHandler(), 0, 5),
+                serves(new HeartbeatHandler(), 0, 4),
+                serves(new LeaveGroupHandler(), 0, 5),
+                serves(new OffsetCommitHandler(), 2, 9),
+                serves(new OffsetFetchHandler(), 1, 9),
+                serves(new DescribeGroupsHandler(), 0, 6),
+                serves(new ListGroupsHandler(), 0, 5),
+                serves(new DeleteGroupsHandler(), 0, 2),
+                serves(new OffsetDeleteHandler(), 0, 0)));
     }
 
-    public Collection<ApiHandler> all() {
-        return handlers.values();
+    /** The table, in API key order: what ApiVersions advertises. */
+    public Collection<Registration> all() {
+        return registrations.values();
     }
 
     public boolean supports(ApiKeys apiKey, short version) {
-        ApiHandler h = handlers.get(apiKey);
-        return h != null && version >= h.minVersion() && version <= h.maxVersion();
+        Registration r = registrations.get(apiKey);
+        return r != null && r.supports(version);
     }
 
     /** The dispatcher of one broker's listener: requests go to the cluster loop, in arrival order. */
@@ -86,7 +117,7 @@ public final class Handlers {
             @Override
             public void dispatch(KafkaRequest request) {
                 broker.cluster().faults().throwIfUnexpectedFailurePending(request.apiKey());
-                ApiHandler handler = handlers.get(request.apiKey());
+                ApiHandler handler = registrations.get(request.apiKey()).handler();
                 try {
                     broker.cluster().loop().execute(() -> handleWithFaults(handler, request, broker));
                 } catch (IllegalStateException closed) {
@@ -105,22 +136,29 @@ public final class Handlers {
         };
     }
 
-    /** Injected failures answer before the handler runs; added latency delays the handling in wall time. */
+    /** The faults in force decide first (see FaultState): an injected error answers at once, a delay waits in wall time. */
     private static void handleWithFaults(ApiHandler handler, KafkaRequest request, BrokerContext broker) {
-        Errors injected = broker.cluster().faults().takeFailure(request.apiKey());
-        if (injected != null) {
-            broker.cluster().requestCounts().merge(request.apiKey(), 1L, Long::sum);
-            broker.cluster().timeline().record(new FaultInjected(request.apiKey().toString(), broker.brokerId(),
-                    injected.toString()));
-            request.respondWithError(injected.exception());
+        Verdict verdict;
+        try {
+            verdict = broker.cluster().faults().onRequest(new InterceptedRequest(request.apiKey(), request.version(),
+                    broker.brokerId(), request.clientId(), request.header().correlationId()));
+        } catch (RuntimeException | Error e) {
+            log.error("A request interceptor failed on {} to broker {}; answering UNKNOWN_SERVER_ERROR", request,
+                    broker.brokerId(), e);
+            broker.cluster().loop().reportUnexpected(broker.brokerId(), e);
+            request.respondWithError(Errors.UNKNOWN_SERVER_ERROR);
             return;
         }
-        long latency = broker.cluster().faults().latencyMs(broker.brokerId());
-        if (latency > 0) {
-            broker.cluster().scheduler().scheduleWall(broker.cluster().faults().nextDelayKey(), latency,
-                    () -> handle(handler, request, broker));
-        } else {
-            handle(handler, request, broker);
+        switch (verdict.action()) {
+            case FAIL -> {
+                broker.cluster().requestCounts().merge(request.apiKey(), 1L, Long::sum);
+                broker.cluster().timeline().record(new FaultInjected(request.apiKey().toString(), broker.brokerId(),
+                        verdict.error().toString()));
+                request.respondWithError(verdict.error().exception());
+            }
+            case DELAY -> broker.cluster().scheduler().scheduleWall(broker.cluster().faults().nextDelayKey(),
+                    verdict.delayMs(), () -> handle(handler, request, broker));
+            case PASS -> handle(handler, request, broker);
         }
     }
 

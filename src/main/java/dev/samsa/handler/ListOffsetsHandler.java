@@ -1,12 +1,7 @@
 package dev.samsa.handler;
 
-import dev.samsa.cluster.Partition;
-import dev.samsa.cluster.ReplicaManager;
-import dev.samsa.log.PartitionLog;
-import dev.samsa.log.TimestampAndOffset;
 import dev.samsa.wire.KafkaRequest;
 import java.util.HashSet;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
@@ -16,7 +11,6 @@ import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsPartit
 import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsTopicResponse;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.ListOffsetsRequest;
 
 /**
  * ListOffsets v1-10: earliest (-2), latest (-1, the high watermark, which is also the last stable offset while there
@@ -57,35 +51,15 @@ final class ListOffsetsHandler implements ApiHandler {
                     continue;
                 }
                 try {
-                    Partition partition = broker.replicaManager().leaderPartition(broker.brokerId(), tp);
-                    ReplicaManager.checkLeaderEpoch(partition, broker.brokerId(), p.currentLeaderEpoch());
                     boolean withEpoch = request.version() >= 4; // the field exists from v4; older clients cannot read it
-                    lookup(partition, broker.brokerId(), p.timestamp()).ifPresent(found -> pr
-                            .setTimestamp(found.timestamp()).setOffset(found.offset())
-                            .setLeaderEpoch(withEpoch ? found.leaderEpoch() : -1));
+                    broker.replicaManager().fetchOffsetForTimestamp(broker.brokerId(), tp, p.currentLeaderEpoch(), p.timestamp())
+                            .ifPresent(found -> pr.setTimestamp(found.timestamp).setOffset(found.offset)
+                                    .setLeaderEpoch(withEpoch ? found.leaderEpoch.orElse(-1) : -1));
                 } catch (ApiException e) {
                     pr.setErrorCode(Errors.forException(e).code());
                 }
             }
         }
         request.respond(response);
-    }
-
-    private static Optional<TimestampAndOffset> lookup(Partition partition, int brokerId, long timestamp) {
-        PartitionLog log = partition.log(brokerId);
-        long highWatermark = partition.highWatermarkSeenBy(brokerId);
-        if (timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP || timestamp == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
-            return Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), log.epochForOffset(log.logStartOffset()).orElse(-1)));
-        }
-        if (timestamp == ListOffsetsRequest.LATEST_TIMESTAMP) {
-            return Optional.of(new TimestampAndOffset(-1, highWatermark, log.latestEpoch().orElse(-1)));
-        }
-        if (timestamp == ListOffsetsRequest.LATEST_TIERED_TIMESTAMP) {
-            return Optional.empty();
-        }
-        if (timestamp == ListOffsetsRequest.MAX_TIMESTAMP) {
-            return Optional.of(log.maxTimestamp()).filter(t -> t.offset() >= 0 && t.offset() < highWatermark);
-        }
-        return log.offsetForTimestamp(timestamp).filter(t -> t.offset() < highWatermark);
     }
 }

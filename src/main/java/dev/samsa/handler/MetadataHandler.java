@@ -77,7 +77,7 @@ final class MetadataHandler implements ApiHandler {
         Topic topic = metadata.topic(requested.name());
         if (topic == null && autoCreate) {
             try {
-                topic = metadata.createTopic(requested.name(), -1, -1, Map.of(), Map.of(), false);
+                topic = metadata.createTopic(requested.name(), -1, -1, List.of(), Map.of(), false);
             } catch (ApiException e) {
                 return new MetadataResponseTopic().setName(requested.name()).setErrorCode(Errors.forException(e).code());
             }
@@ -93,12 +93,6 @@ final class MetadataHandler implements ApiHandler {
         MetadataResponseTopic t = new MetadataResponseTopic().setName(topic.name()).setTopicId(topic.id())
                 .setIsInternal(topic.name().startsWith("__"));
         for (Partition p : topic.partitions()) {
-            List<Integer> offline = new ArrayList<>();
-            for (int r : p.replicas()) {
-                if (p.log(r) == null) {
-                    offline.add(r);
-                }
-            }
             int leader = p.isStaleLeader(viewer) ? viewer : p.leader();
             boolean online = leader >= 0;
             t.partitions().add(new MetadataResponsePartition()
@@ -108,7 +102,7 @@ final class MetadataHandler implements ApiHandler {
                     .setLeaderEpoch(p.leaderEpochSeenBy(viewer))
                     .setReplicaNodes(new ArrayList<>(p.replicas()))
                     .setIsrNodes(new ArrayList<>(p.isrSeenBy(viewer)))
-                    .setOfflineReplicas(offline));
+                    .setOfflineReplicas(new ArrayList<>(p.offlineReplicas())));
         }
         return t;
     }

@@ -33,11 +33,6 @@ final class OffsetCommitHandler implements ApiHandler {
     }
 
     @Override
-    public short maxVersion() {
-        return 9;
-    }
-
-    @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         OffsetCommitRequestData data = request.data();
         long now = broker.cluster().nowMs();

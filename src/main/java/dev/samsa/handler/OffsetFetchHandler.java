@@ -27,16 +27,6 @@ final class OffsetFetchHandler implements ApiHandler {
     }
 
     @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 9;
-    }
-
-    @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         OffsetFetchRequestData data = request.data();
         OffsetFetchResponseData response = new OffsetFetchResponseData();

@@ -1,7 +1,6 @@
 package dev.samsa.handler;
 
-import dev.samsa.cluster.Partition;
-import dev.samsa.cluster.ReplicaManager;
+import dev.samsa.cluster.OffsetAndEpoch;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
@@ -34,11 +33,9 @@ final class OffsetForLeaderEpochHandler implements ApiHandler {
                 EpochEndOffset result = new EpochEndOffset().setPartition(p.partition()).setLeaderEpoch(-1).setEndOffset(-1);
                 tr.partitions().add(result);
                 try {
-                    Partition partition = broker.replicaManager().leaderPartition(broker.brokerId(),
-                            new TopicPartition(topic.topic(), p.partition()));
-                    ReplicaManager.checkLeaderEpoch(partition, broker.brokerId(), p.currentLeaderEpoch());
-                    dev.samsa.log.EpochEndOffset found = partition.log(broker.brokerId()).endOffsetForEpoch(p.leaderEpoch());
-                    result.setLeaderEpoch(found.leaderEpoch()).setEndOffset(found.endOffset());
+                    OffsetAndEpoch found = broker.replicaManager().lastOffsetForLeaderEpoch(broker.brokerId(),
+                            new TopicPartition(topic.topic(), p.partition()), p.currentLeaderEpoch(), p.leaderEpoch());
+                    result.setLeaderEpoch(found.leaderEpoch()).setEndOffset(found.offset());
                 } catch (ApiException e) {
                     result.setErrorCode(Errors.forException(e).code());
                 }

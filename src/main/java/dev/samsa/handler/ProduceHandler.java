@@ -1,8 +1,7 @@
 package dev.samsa.handler;
 
-import dev.samsa.cluster.DelayedOperation;
+import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Topic;
-import dev.samsa.log.LogAppendInfo;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -83,7 +82,7 @@ final class ProduceHandler implements ApiHandler {
                         throw new UnknownServerException("Produce request to " + tp + " has null records");
                     }
                     validateRecords(request.version(), pd.records(), tp);
-                    LogAppendInfo info = broker.replicaManager().appendAsLeader(broker.brokerId(), tp, (MemoryRecords) pd.records(), acks);
+                    LogAppendResult info = broker.replicaManager().appendAsLeader(broker.brokerId(), tp, (MemoryRecords) pd.records(), acks);
                     pr.setBaseOffset(info.firstOffset()).setLogAppendTimeMs(info.logAppendTime()).setLogStartOffset(info.logStartOffset());
                     results.put(tp, pr);
                     waitFor.put(tp, info.lastOffset() + 1);
@@ -140,45 +139,5 @@ final class ProduceHandler implements ApiHandler {
             return topic == null ? null : topic.name();
         }
         return topicData.name();
-    }
-
-    /** acks=-1: done when the high watermark passes every batch appended, or with REQUEST_TIMED_OUT. */
-    private static final class DelayedProduce extends DelayedOperation {
-        private final KafkaRequest request;
-        private final ProduceResponseData response;
-        private final Map<TopicPartition, Long> requiredOffsets;
-        private final Map<TopicPartition, PartitionProduceResponse> results;
-        private final BrokerContext broker;
-
-        DelayedProduce(KafkaRequest request, ProduceResponseData response, Map<TopicPartition, Long> requiredOffsets,
-                       Map<TopicPartition, PartitionProduceResponse> results, BrokerContext broker) {
-            this.request = request;
-            this.response = response;
-            this.requiredOffsets = requiredOffsets;
-            this.results = results;
-            this.broker = broker;
-        }
-
-        @Override
-        public boolean tryComplete() {
-            for (Map.Entry<TopicPartition, Long> e : requiredOffsets.entrySet()) {
-                if (broker.replicaManager().acksAllOutcome(broker.brokerId(), e.getKey(), e.getValue()) == null) {
-                    return false;
-                }
-            }
-            return forceComplete();
-        }
-
-        @Override
-        protected void onComplete() {
-            for (Map.Entry<TopicPartition, Long> e : requiredOffsets.entrySet()) {
-                Errors outcome = broker.replicaManager().acksAllOutcome(broker.brokerId(), e.getKey(), e.getValue());
-                Errors error = outcome == null ? Errors.REQUEST_TIMED_OUT : outcome;
-                if (error != Errors.NONE) {
-                    results.get(e.getKey()).setErrorCode(error.code()).setBaseOffset(-1);
-                }
-            }
-            request.respond(response);
-        }
     }
 }

@@ -1,8 +1,14 @@
 package dev.samsa.log;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 
-/** File and directory names of a partition log, as Kafka names them. */
+/** File and directory names of a partition log, as Kafka names them, and removing a directory of them. */
 public final class LogFileUtils {
 
     public static final String LOG_FILE_SUFFIX = ".log";
@@ -46,5 +52,33 @@ public final class LogFileUtils {
     public static long offsetFromFileName(Path file) {
         String name = file.getFileName().toString();
         return Long.parseLong(name.substring(0, name.indexOf('.')));
+    }
+
+    /**
+     * Deletes {@code dir} and everything under it, deepest first, as Kafka's {@code Utils.delete}; nothing to do if it
+     * does not exist. Every path is tried; the first failure is thrown with the others suppressed.
+     */
+    public static void deleteRecursively(Path dir) throws IOException {
+        List<Path> paths;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            paths = walk.sorted(Comparator.reverseOrder()).toList();
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        IOException failure = null;
+        for (Path path : paths) {
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

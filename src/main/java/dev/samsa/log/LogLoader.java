@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import dev.samsa.log.store.MappedStoreFactory;
@@ -22,7 +22,7 @@ final class LogLoader {
 
     private static final Logger LOG = LoggerFactory.getLogger(LogLoader.class);
 
-    record LoadedLog(TreeMap<Long, LogSegment> segments, long logStartOffset) {
+    record LoadedLog(LogSegments segments, long logStartOffset) {
     }
 
     private LogLoader() {
@@ -32,18 +32,18 @@ final class LogLoader {
                           LeaderEpochCache epochs, ProducerStateManager producers) throws IOException {
         Files.createDirectories(dir);
         OptionalLong checkpoint = new LogStartOffsetCheckpoint(dir).read();
-        TreeMap<Long, LogSegment> segments = new TreeMap<>();
+        LogSegments segments = new LogSegments();
         try {
             for (long baseOffset : segmentBaseOffsets(dir)) {
-                LogSegment last = segments.isEmpty() ? null : segments.lastEntry().getValue();
-                if (last != null && last.nextOffset() != baseOffset) {
+                Optional<LogSegment> last = segments.lastSegment();
+                if (last.isPresent() && last.get().nextOffset() != baseOffset) {
                     LOG.warn("Deleting segment {} of {}: the previous segment ends at offset {}",
-                            baseOffset, dir, last.nextOffset());
+                            baseOffset, dir, last.get().nextOffset());
                     deleteSegmentFiles(dir, baseOffset);
                     continue;
                 }
                 LogSegment segment = LogSegment.open(dir, baseOffset, stores);
-                segments.put(baseOffset, segment);
+                segments.add(segment);
                 boolean torn = segment.recover(config.indexIntervalBytes(), nowMs, batch -> {
                     epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
                     producers.update(batch);
@@ -53,30 +53,25 @@ final class LogLoader {
                             segment.logFile(), segment.size());
                 }
             }
-            long firstBase = segments.isEmpty() ? 0L : segments.firstKey();
+            long firstBase = segments.firstSegmentBaseOffset().orElse(0L);
             long logStartOffset = Math.max(checkpoint.orElse(firstBase), firstBase);
-            long logEndOffset = segments.isEmpty() ? 0L : segments.lastEntry().getValue().nextOffset();
+            long logEndOffset = segments.lastSegment().map(LogSegment::nextOffset).orElse(0L);
             if (segments.isEmpty() || logStartOffset > logEndOffset) {
                 // Nothing survived above the log start offset: start empty there, as Kafka's
                 // truncateFullyAndStartAt.
-                for (LogSegment segment : segments.values()) {
-                    segment.deleteFiles();
-                }
-                segments.clear();
+                segments.deleteAll();
                 epochs.clear();
                 producers.clear();
-                segments.put(logStartOffset, LogSegment.open(dir, logStartOffset, stores));
+                segments.add(LogSegment.open(dir, logStartOffset, stores));
             }
             producers.removeBefore(logStartOffset);
             epochs.truncateFromStart(logStartOffset);
             return new LoadedLog(segments, logStartOffset);
         } catch (IOException | RuntimeException e) {
-            for (LogSegment segment : segments.values()) {
-                try {
-                    segment.close();
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
+            try {
+                segments.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
             }
             throw e;
         }

@@ -182,14 +182,17 @@ final class LogSegment {
         return Optional.of(new TimestampAndOffset(maxTimestampSoFar, batch.baseOffset(), batch.partitionLeaderEpoch()));
     }
 
-    /** Drops the batch containing {@code offset} and everything after it; a batch is never cut. */
-    void truncateTo(long offset, int indexIntervalBytes, long nowMs) throws IOException {
+    /**
+     * Drops the batch containing {@code offset} and everything after it; a batch is never cut. The batches that stay
+     * were appended when they were, so segment.ms still counts from the first of them, as in Kafka.
+     */
+    void truncateTo(long offset, int indexIntervalBytes) throws IOException {
         int position = positionOfBatchContaining(offset);
         if (position >= size) {
             return;
         }
         log.truncate(position);
-        recover(indexIntervalBytes, nowMs, batch -> { });
+        recover(indexIntervalBytes, rollBaseMs, batch -> { });
     }
 
     /** Visits every batch in order. */

@@ -2,15 +2,10 @@ package dev.samsa.log;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import java.util.function.Consumer;
 
 import dev.samsa.log.store.MappedStoreFactory;
@@ -29,7 +24,7 @@ import org.apache.kafka.common.record.TimestampType;
  * producer state that go with it.
  *
  * <p>Appends land in memory-mapped files, the page cache: they survive a process crash, and
- * {@link #flush()} makes them survive a power loss. {@link #open} recovers whatever it finds.
+ * {@link #flush(long)} makes them survive a power loss. {@link #open} recovers whatever it finds.
  *
  * <p>A storage failure surfaces as {@link KafkaStorageException} naming the file, so that a
  * handler can answer {@code KAFKA_STORAGE_ERROR} like any other protocol error.
@@ -42,7 +37,7 @@ public final class PartitionLog implements AutoCloseable {
     private final Path dir;
     private final String name;
     private final MappedStoreFactory stores;
-    private final TreeMap<Long, LogSegment> segments;
+    private final LogSegments segments;
     private final LeaderEpochCache epochs;
     private final ProducerStateManager producers;
     private final LogStartOffsetCheckpoint checkpoint;
@@ -50,8 +45,6 @@ public final class PartitionLog implements AutoCloseable {
     private long logStartOffset;
     private long flushedOffset;
     private long lastFlushMs;
-    /** The latest cluster time the log was told, for operations that are not given one. */
-    private long lastSeenMs;
     private boolean closed;
 
     private PartitionLog(Path dir, LogConfig config, MappedStoreFactory stores, long nowMs,
@@ -68,7 +61,6 @@ public final class PartitionLog implements AutoCloseable {
         // What recovery found is what the next power loss keeps, as Kafka's recovery point.
         this.flushedOffset = logEndOffset();
         this.lastFlushMs = nowMs;
-        this.lastSeenMs = nowMs;
     }
 
     /**
@@ -92,16 +84,16 @@ public final class PartitionLog implements AutoCloseable {
      * <p>A retry of one of an idempotent producer's last five batches is not appended again: the
      * result carries the offsets of the first append and {@code duplicate = true}.
      *
-     * @throws org.apache.kafka.common.errors.InvalidRecordException,
-     *         org.apache.kafka.common.errors.CorruptRecordException,
-     *         org.apache.kafka.common.errors.RecordTooLargeException,
-     *         org.apache.kafka.common.errors.InvalidTimestampException see {@link LogValidator}
+     * @throws InvalidRecordException if a batch breaks a rule of {@link LogValidator}
+     * @throws CorruptRecordException if a batch fails its CRC or the records hold no whole batch
+     * @throws org.apache.kafka.common.errors.RecordTooLargeException if a batch exceeds max.message.bytes
+     *         ({@code RecordBatchTooLargeException} if it exceeds segment.bytes)
+     * @throws org.apache.kafka.common.errors.InvalidTimestampException if a timestamp is out of the allowed range
      * @throws org.apache.kafka.common.errors.InvalidProducerEpochException if the producer was fenced
      * @throws org.apache.kafka.common.errors.OutOfOrderSequenceException on a sequence gap
      */
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch, long nowMs) {
         checkOpen();
-        lastSeenMs = nowMs;
         MemoryRecords writable = writable(records);
         LogValidator.ValidRecords valid = LogValidator.throwIfInvalid(writable, config, nowMs, name);
         for (LogValidator.ValidBatch validBatch : valid.batches()) {
@@ -148,16 +140,11 @@ public final class PartitionLog implements AutoCloseable {
      * Checks only what the leader cannot have got wrong by itself: magic, CRC and that offsets
      * continue from the log end.
      *
+     * @param nowMs the cluster time, which segment.ms and flush.ms go by
      * @throws CorruptRecordException if a batch fails its CRC
      * @throws IllegalStateException if the first offset is below the log end offset
      */
-    /** {@link #appendAsFollower(MemoryRecords)} at cluster time {@code nowMs}, which segment.ms and flush.ms go by. */
     public void appendAsFollower(MemoryRecords records, long nowMs) {
-        lastSeenMs = Math.max(lastSeenMs, nowMs);
-        appendAsFollower(records);
-    }
-
-    public void appendAsFollower(MemoryRecords records) {
         checkOpen();
         MemoryRecords writable = writable(records);
         long expected = logEndOffset();
@@ -186,8 +173,8 @@ public final class PartitionLog implements AutoCloseable {
             epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
             producers.update(batch);
         }
-        appendToSegments(valid, firstOffset, expected - 1, lastSeenMs);
-        maybeFlush(lastSeenMs);
+        appendToSegments(valid, firstOffset, expected - 1, nowMs);
+        maybeFlush(nowMs);
     }
 
     /** Every batch from the log start to the log end as they are now, in offset order, read 1 MiB at a time. */
@@ -226,7 +213,7 @@ public final class PartitionLog implements AutoCloseable {
             return LogReadInfo.EMPTY;
         }
         try {
-            for (LogSegment segment : segments.tailMap(segments.floorKey(fetchOffset), true).values()) {
+            for (LogSegment segment : segments.values(fetchOffset, logEndOffset)) {
                 Optional<MemoryRecords> records = segment.read(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
                 if (records.isPresent()) {
                     return new LogReadInfo(records.get());
@@ -295,9 +282,7 @@ public final class PartitionLog implements AutoCloseable {
         try {
             checkpoint.write(offset);
             logStartOffset = offset;
-            while (segments.size() > 1 && segments.higherKey(segments.firstKey()) <= offset) {
-                segments.pollFirstEntry().getValue().deleteFiles();
-            }
+            segments.deleteSegmentsBelow(offset);
         } catch (IOException e) {
             throw storageError("delete records before " + offset, e);
         }
@@ -322,10 +307,7 @@ public final class PartitionLog implements AutoCloseable {
                 truncateFullyAndStartAt(offset);
                 return;
             }
-            while (segments.lastKey() > offset) {
-                segments.pollLastEntry().getValue().deleteFiles();
-            }
-            segments.lastEntry().getValue().truncateTo(offset, config.indexIntervalBytes(), lastSeenMs);
+            segments.truncateTo(offset, config.indexIntervalBytes());
             epochs.truncateFromEnd(logEndOffset());
             producers.clear();
             for (LogSegment segment : segments.values()) {
@@ -338,17 +320,11 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    /** Flushes with the latest cluster time the log was given as the flush time. */
-    public void flush() {
-        flush(lastSeenMs);
-    }
-
-    /** Forces every segment written since the last flush to the device. */
+    /** Forces every segment written since the last flush to the device; {@code nowMs} is when, for flush.ms. */
     public void flush(long nowMs) {
         checkOpen();
-        Long from = segments.floorKey(flushedOffset);
         try {
-            for (LogSegment segment : segments.tailMap(from == null ? segments.firstKey() : from, true).values()) {
+            for (LogSegment segment : segments.values(flushedOffset, Long.MAX_VALUE)) {
                 segment.flush();
             }
         } catch (IOException e) {
@@ -388,7 +364,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     public long logEndOffset() {
-        return segments.lastEntry().getValue().nextOffset();
+        return segments.activeSegment().nextOffset();
     }
 
     /** The log end offset at the last flush: what survives a power loss. */
@@ -439,30 +415,18 @@ public final class PartitionLog implements AutoCloseable {
             return;
         }
         closed = true;
-        IOException failure = null;
-        for (LogSegment segment : segments.values()) {
-            try {
-                segment.close();
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw storageError("close", failure);
+        try {
+            segments.close();
+        } catch (IOException e) {
+            throw storageError("close", e);
         }
     }
 
     /** Closes the log and removes its directory. */
     public void delete() {
         close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(file);
-            }
+        try {
+            LogFileUtils.deleteRecursively(dir);
         } catch (IOException e) {
             throw storageError("delete", e);
         }
@@ -475,15 +439,15 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Base offsets of the segments, oldest first. */
     List<Long> segmentBaseOffsets() {
-        return new ArrayList<>(segments.keySet());
+        return segments.baseOffsets();
     }
 
     private void appendToSegments(MemoryRecords records, long firstOffset, long lastOffset, long nowMs) {
         try {
-            LogSegment active = segments.lastEntry().getValue();
+            LogSegment active = segments.activeSegment();
             if (active.shouldRoll(config, records.sizeInBytes(), lastOffset, nowMs)) {
                 active = LogSegment.open(dir, firstOffset, stores);
-                segments.put(firstOffset, active);
+                segments.add(active);
             }
             active.append(records, config.indexIntervalBytes(), nowMs);
         } catch (IOException e) {
@@ -505,10 +469,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     public long retentionCutoff(long nowMs, long retentionMs, long retentionBytes, long maxOffset) {
         checkOpen();
-        long total = 0;
-        for (LogSegment segment : segments.values()) {
-            total += segment.size();
-        }
+        long total = segments.sizeInBytes();
         long cutoff = logStartOffset;
         for (LogSegment segment : segments.values()) {
             boolean expired = retentionMs >= 0 && segment.maxTimestampSoFar() != RecordBatch.NO_TIMESTAMP
@@ -537,11 +498,8 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private void truncateFullyAndStartAt(long offset) throws IOException {
-        for (LogSegment segment : segments.values()) {
-            segment.deleteFiles();
-        }
-        segments.clear();
-        segments.put(offset, LogSegment.open(dir, offset, stores));
+        segments.deleteAll();
+        segments.add(LogSegment.open(dir, offset, stores));
         checkpoint.write(offset);
         logStartOffset = offset;
         flushedOffset = offset;

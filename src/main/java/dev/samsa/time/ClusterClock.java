@@ -10,8 +10,8 @@ import java.time.Instant;
  * {@link #advance(Duration)}; every cluster timer that falls due runs, in deadline order, before
  * {@code advance} returns.
  *
- * <p>This class is also the one place that reads the wall clock ({@link #wallNanos()}), for the waits that
- * protect real clients from hanging whatever the cluster clock does (a fetch's max.wait.ms).
+ * <p>Wall time is not the cluster's: the cluster loop owns it ({@link ClusterLoop#wallMillis()}) and hands it to the
+ * domain ({@link Scheduler#wallMs()}), for the liveness rule and the waits that protect real clients.
  */
 public abstract class ClusterClock {
 
@@ -47,19 +47,10 @@ public abstract class ClusterClock {
                 "The system clock follows the wall clock; build the cluster with ClusterClock.manual(start) to advance it");
     }
 
-    /** Monotonic wall time; only for client-protection caps, never for broker decisions. */
-    public static long wallNanos() {
-        return System.nanoTime();
-    }
-
-    public static long wallMillis() {
-        return System.nanoTime() / 1_000_000L;
-    }
-
     /** Lets the cluster that owns this clock run the timers of an {@link #advance}. */
-    abstract void attach(Scheduler scheduler);
+    abstract void attach(LoopScheduler scheduler);
 
-    abstract void detach(Scheduler scheduler);
+    abstract void detach(LoopScheduler scheduler);
 
     @Override
     public String toString() {

@@ -22,7 +22,8 @@ public final class ClusterLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ClusterLoop.class);
 
     private final BlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
-    private final Scheduler scheduler;
+    private final LoopScheduler scheduler;
+    private final LongSupplier wallNanos;
     private final ClusterClock clock;
     private final Thread thread;
     private final ErrorSink errors;
@@ -40,14 +41,16 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     public ClusterLoop(String name, ClusterClock clock, ErrorSink errors) {
-        this(name, clock, errors, ClusterClock::wallNanos);
+        // The one wall clock of the cluster: the domain gets it as Scheduler.wallMs().
+        this(name, clock, errors, System::nanoTime);
     }
 
-    /** @param wallNanos monotonic wall time for the domain's wall-time rules and timers; a test may move its own */
+    /** @param wallNanos monotonic wall time for the domain's wall-time rules; a test that drives a loop moves its own */
     public ClusterLoop(String name, ClusterClock clock, ErrorSink errors, LongSupplier wallNanos) {
         this.clock = clock;
         this.errors = errors;
-        this.scheduler = new Scheduler(clock, this, wallNanos);
+        this.wallNanos = wallNanos;
+        this.scheduler = new LoopScheduler(clock, this, wallNanos);
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
         clock.attach(scheduler);
@@ -60,6 +63,14 @@ public final class ClusterLoop implements AutoCloseable {
 
     public ClusterClock clock() {
         return clock;
+    }
+
+    /**
+     * This loop's wall time in milliseconds, monotonic, from any thread: for the waits that protect a test thread or a
+     * real client from hanging whatever the cluster clock does (a timeline await), never for broker decisions.
+     */
+    public long wallMillis() {
+        return wallNanos.getAsLong() / 1_000_000L;
     }
 
     public boolean inLoop() {

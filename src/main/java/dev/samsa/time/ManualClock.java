@@ -9,7 +9,7 @@ import java.time.Duration;
 final class ManualClock extends ClusterClock {
 
     private volatile long nowMs;
-    private Scheduler scheduler;
+    private LoopScheduler scheduler;
 
     ManualClock(long startMs) {
         this.nowMs = startMs;
@@ -30,7 +30,7 @@ final class ManualClock extends ClusterClock {
         if (duration.isNegative()) {
             throw new IllegalArgumentException("A cluster clock never goes backwards; got advance(" + duration + ")");
         }
-        Scheduler attached;
+        LoopScheduler attached;
         synchronized (this) {
             attached = scheduler;
         }
@@ -50,7 +50,7 @@ final class ManualClock extends ClusterClock {
     }
 
     @Override
-    synchronized void attach(Scheduler scheduler) {
+    synchronized void attach(LoopScheduler scheduler) {
         if (this.scheduler != null && this.scheduler != scheduler) {
             throw new IllegalStateException("This manual clock already drives a running cluster; give each cluster its own clock");
         }
@@ -58,7 +58,7 @@ final class ManualClock extends ClusterClock {
     }
 
     @Override
-    synchronized void detach(Scheduler scheduler) {
+    synchronized void detach(LoopScheduler scheduler) {
         if (this.scheduler == scheduler) {
             this.scheduler = null;
         }

@@ -1,137 +1,43 @@
 package dev.samsa.time;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.TreeSet;
-import java.util.function.LongSupplier;
-
 /**
- * Keyed timers of one cluster, run on the cluster loop.
+ * Keyed timers and the two times the domain decides with, as Kafka's {@code CoordinatorTimer}.
  *
- * <p>Two kinds of deadline: cluster-time timers ({@link #schedule}) fire when the cluster clock passes them, which on
- * a manual clock means inside {@link ClusterClock#advance}; wall-time timers ({@link #scheduleWall}) protect real
+ * <p>Two kinds of deadline: cluster-time timers ({@link #schedule}) fire when the cluster clock passes them, which on a
+ * manual clock means inside {@link ClusterClock#advance}; wall-time timers ({@link #scheduleWall}) protect real
  * clients, which live in wall time, and fire whatever the cluster clock does. Scheduling an existing key replaces its
- * timer. Every method must be called on the cluster loop.
+ * timer, so a heartbeat just re-schedules the member's expiry. Every method must be called on the cluster loop.
+ *
+ * <p>The cluster's is the loop's; a unit test gives the domain a thread-free twin whose {@code advance} reports what
+ * fired.
  */
-public final class Scheduler {
+public interface Scheduler {
 
-    private record Timer(String key, long deadline, long seq, Runnable task) implements Comparable<Timer> {
-        @Override
-        public int compareTo(Timer o) {
-            int c = Long.compare(deadline, o.deadline);
-            return c != 0 ? c : Long.compare(seq, o.seq);
-        }
-    }
-
-    private final ClusterClock clock;
-    private final ClusterLoop loop;
-    /** Monotonic wall time: the loop's, so the domain never reads a static and a test can give it another. */
-    private final LongSupplier wallNanos;
-    private final TreeSet<Timer> clusterTimers = new TreeSet<>();
-    private final TreeSet<Timer> wallTimers = new TreeSet<>();
-    private final Map<String, Timer> byKey = new HashMap<>();
-    private long seq;
-
-    Scheduler(ClusterClock clock, ClusterLoop loop, LongSupplier wallNanos) {
-        this.clock = clock;
-        this.loop = loop;
-        this.wallNanos = wallNanos;
-    }
-
-    public ClusterClock clock() {
-        return clock;
-    }
-
-    public long nowMs() {
-        return clock.milliseconds();
-    }
+    /** Cluster time in epoch milliseconds. */
+    long nowMs();
 
     /** Wall time in milliseconds, monotonic, for the liveness rule's "silent in wall time too" (DESIGN.md). */
-    public long wallMs() {
-        return wallNanos.getAsLong() / 1_000_000L;
-    }
+    long wallMs();
+
+    /** Whether cluster time moves only when a test advances it, so wall time may disagree with it. */
+    boolean manualClock();
 
     /** Runs {@code task} when cluster time reaches {@code deadlineMs}. */
-    public void schedule(String key, long deadlineMs, Runnable task) {
-        loop.assertInLoop();
-        cancel(key);
-        Timer t = new Timer(key, deadlineMs, seq++, task);
-        byKey.put(key, t);
-        clusterTimers.add(t);
-    }
+    void schedule(String key, long deadlineMs, Runnable task);
 
-    public void scheduleAfter(String key, long delayMs, Runnable task) {
+    default void scheduleAfter(String key, long delayMs, Runnable task) {
         schedule(key, saturatedAdd(nowMs(), delayMs), task);
     }
 
     /** Runs {@code task} after {@code delayMs} of wall time, for waits that must end even under a manual clock. */
-    public void scheduleWall(String key, long delayMs, Runnable task) {
-        loop.assertInLoop();
-        cancel(key);
-        Timer t = new Timer(key, saturatedAdd(wallNanos.getAsLong(), Math.min(delayMs, Long.MAX_VALUE / 2_000_000L) * 1_000_000L),
-                seq++, task);
-        byKey.put(key, t);
-        wallTimers.add(t);
-    }
+    void scheduleWall(String key, long delayMs, Runnable task);
 
-    public boolean cancel(String key) {
-        Timer t = byKey.remove(key);
-        if (t == null) {
-            return false;
-        }
-        clusterTimers.remove(t);
-        wallTimers.remove(t);
-        return true;
-    }
+    /** Returns whether a timer was scheduled under {@code key}. */
+    boolean cancel(String key);
 
-    public boolean isScheduled(String key) {
-        return byKey.containsKey(key);
-    }
+    boolean isScheduled(String key);
 
-    /** Nanoseconds the loop may sleep before a timer is due; Long.MAX_VALUE if none. */
-    long nanosUntilNextTimer() {
-        long wait = Long.MAX_VALUE;
-        if (!wallTimers.isEmpty()) {
-            wait = wallTimers.first().deadline - wallNanos.getAsLong();
-        }
-        if (!clock.isManual() && !clusterTimers.isEmpty()) {
-            long ms = clusterTimers.first().deadline - clock.milliseconds();
-            // The loop wakes at least every second anyway; capping first keeps far deadlines from overflowing.
-            wait = Math.min(wait, ms <= 0 ? 0 : Math.min(ms, 1_000L) * 1_000_000L);
-        }
-        return Math.max(0, wait);
-    }
-
-    void runDueTimers() {
-        long now = clock.milliseconds();
-        while (!clusterTimers.isEmpty() && clusterTimers.first().deadline <= now) {
-            fire(clusterTimers.pollFirst());
-        }
-        long wall = wallNanos.getAsLong();
-        while (!wallTimers.isEmpty() && wallTimers.first().deadline - wall <= 0) {
-            fire(wallTimers.pollFirst());
-        }
-    }
-
-    /** Called from a test thread through {@link ManualClock#advance}: runs due timers in order at their own time. */
-    void advanceTo(long targetMs) {
-        ManualClock manual = (ManualClock) clock;
-        loop.call(() -> {
-            while (!clusterTimers.isEmpty() && clusterTimers.first().deadline <= targetMs) {
-                Timer t = clusterTimers.pollFirst();
-                manual.set(Math.max(manual.milliseconds(), t.deadline));
-                fire(t);
-            }
-            manual.set(targetMs);
-            return null;
-        });
-    }
-
-    private void fire(Timer t) {
-        byKey.remove(t.key, t);
-        loop.runSafely(t.task, "timer " + t.key);
-    }
-
+    /** {@code a + b}, or Long.MAX_VALUE where that overflows: a deadline "never" stays never. */
     private static long saturatedAdd(long a, long b) {
         long r = a + b;
         return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;

@@ -8,10 +8,10 @@ final class SystemClock extends ClusterClock {
     }
 
     @Override
-    void attach(Scheduler scheduler) {
+    void attach(LoopScheduler scheduler) {
     }
 
     @Override
-    void detach(Scheduler scheduler) {
+    void detach(LoopScheduler scheduler) {
     }
 }

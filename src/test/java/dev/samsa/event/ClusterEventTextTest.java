@@ -66,6 +66,10 @@ class ClusterEventTextTest {
         lines.put(new BrokerIsolated(2, false, true), "FaultApplied  isolate broker=2 from brokers");
         lines.put(new IsolationHealed(3), "FaultHealed  isolation of broker=3");
         lines.put(new ClientConnectionsDropped(1), "FaultApplied  dropped client connections of broker=1");
+        lines.put(new RequestsIntercepted("OFFSET_COMMIT"), "FaultApplied  intercept OFFSET_COMMIT requests");
+        lines.put(new RequestsIntercepted(null), "FaultApplied  intercept every request");
+        lines.put(new InterceptionRemoved("OFFSET_COMMIT"), "FaultHealed  interception of OFFSET_COMMIT requests removed");
+        lines.put(new InterceptionRemoved(null), "FaultHealed  interception of every request removed");
 
         lines.put(new GroupCreated("billing", 2, false), "GroupCreated  group=billing coordinator=2");
         lines.put(new GroupCreated("billing", 2, true), "GroupCreated  group=billing (simple, by an offset commit)");

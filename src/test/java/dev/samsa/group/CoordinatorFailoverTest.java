@@ -89,7 +89,7 @@ class CoordinatorFailoverTest {
             KafkaConsumer<String, String> a = consumer(cluster, group, TOPIC, Map.of("client.id", "a", "partition.assignment.strategy", range));
             KafkaConsumer<String, String> b = consumer(cluster, group, TOPIC, Map.of("client.id", "b", "partition.assignment.strategy", range));
             try {
-                GroupRebalanceTest.awaitStable(cluster, group, List.of(a, b));
+                Groups.awaitStable(cluster, group, List.of(a, b));
                 ConsumerGroup before = cluster.group(group);
                 Set<TopicPartition> ownedByA = Set.copyOf(a.assignment());
                 int eventsBefore = cluster.events().events().size();

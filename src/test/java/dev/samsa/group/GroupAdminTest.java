@@ -68,7 +68,7 @@ class GroupAdminTest {
             KafkaConsumer<String, String> one = staticConsumer(cluster, "instance-1");
             KafkaConsumer<String, String> two = staticConsumer(cluster, "instance-2");
             try {
-                GroupRebalanceTest.awaitStable(cluster, "active", List.of(one, two));
+                Groups.awaitStable(cluster, "active", List.of(one, two));
                 TopicPartition orders0 = new TopicPartition(ORDERS, 0);
                 one.commitSync(Map.of(AUDIT_0, new OffsetAndMetadata(3), orders0, new OffsetAndMetadata(1)));
 

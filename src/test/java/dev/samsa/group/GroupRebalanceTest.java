@@ -1,23 +1,14 @@
 package dev.samsa.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.samsa.ConsumerGroup;
-import dev.samsa.GroupPartition;
-import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
 import dev.samsa.event.GroupStateChanged;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,11 +27,11 @@ class GroupRebalanceTest {
             try {
                 for (int n = 1; n <= 3; n++) {
                     consumers.add(consumer(cluster, group, assignor, "c" + n));
-                    awaitStable(cluster, group, consumers);
+                    Groups.awaitStable(cluster, group, consumers);
                 }
                 KafkaConsumer<String, String> leaving = consumers.remove(2);
                 leaving.close(Duration.ofSeconds(5));
-                awaitStable(cluster, group, consumers);
+                Groups.awaitStable(cluster, group, consumers);
             } finally {
                 consumers.forEach(c -> c.close(Duration.ofSeconds(5)));
             }
@@ -61,26 +52,5 @@ class GroupRebalanceTest {
         KafkaConsumer<String, String> c = new KafkaConsumer<>(config);
         c.subscribe(List.of(TOPIC));
         return c;
-    }
-
-    /**
-     * Polls every consumer until the group is Stable with exactly these members and each consumer owns what the
-     * coordinator says, every partition exactly once.
-     */
-    static void awaitStable(KafkaCluster cluster, String group, List<KafkaConsumer<String, String>> consumers) {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1))
-                .alias("group " + group + " settles with " + consumers.size() + " members").until(() -> {
-            consumers.forEach(c -> c.poll(Duration.ofMillis(20)));
-            ConsumerGroup g = cluster.group(group);
-            if (g.state() != GroupState.STABLE || g.members().size() != consumers.size()) {
-                return false;
-            }
-            List<TopicPartition> owned = consumers.stream().flatMap(c -> c.assignment().stream()).toList();
-            Set<TopicPartition> distinct = new HashSet<>(owned);
-            Set<TopicPartition> all = IntStream.range(0, 6).mapToObj(p -> new TopicPartition(TOPIC, p)).collect(Collectors.toSet());
-            return owned.size() == 6 && distinct.equals(all)
-                    && g.assignedPartitions().equals(all.stream().map(tp -> new GroupPartition(tp.topic(), tp.partition()))
-                    .collect(Collectors.toCollection(java.util.TreeSet::new)));
-        });
     }
 }

@@ -10,7 +10,6 @@ import dev.samsa.event.MemberRemoved;
 import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -27,7 +26,7 @@ class GroupSessionTimeoutTest {
             KafkaConsumer<String, String> live = consumer(cluster, "live");
             KafkaConsumer<String, String> dying = consumer(cluster, "dying");
             try {
-                GroupRebalanceTest.awaitStable(cluster, "billing", List.of(live, dying));
+                Groups.awaitStable(cluster, "billing", List.of(live, dying));
                 int generation = cluster.group("billing").generation();
                 String dyingId = cluster.group("billing").members().stream().filter(m -> m.clientId().equals("dying"))
                         .findFirst().orElseThrow().memberId();
@@ -62,7 +61,7 @@ class GroupSessionTimeoutTest {
                         .as("timeline:\n%s", cluster.events()).singleElement()
                         .satisfies(m -> assertThat(m.reason()).contains("session timeout"));
 
-                GroupRebalanceTest.awaitStable(cluster, "billing", List.of(live));
+                Groups.awaitStable(cluster, "billing", List.of(live));
                 assertThat(cluster.group("billing").generation()).isEqualTo(generation + 1);
             } finally {
                 live.close(Duration.ofSeconds(5));

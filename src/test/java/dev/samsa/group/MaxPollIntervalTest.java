@@ -48,7 +48,7 @@ class MaxPollIntervalTest {
             KafkaConsumer<String, String> steady = consumer(cluster, GROUP, TOPIC, Map.of("client.id", "steady",
                     "max.poll.interval.ms", "60000", "max.poll.records", "5", "partition.assignment.strategy", range));
             try {
-                GroupRebalanceTest.awaitStable(cluster, GROUP, List.of(slow, steady));
+                Groups.awaitStable(cluster, GROUP, List.of(slow, steady));
                 int generation = cluster.group(GROUP).generation();
                 List<String> sent = produce(cluster, TOPIC, 6, 10);
 

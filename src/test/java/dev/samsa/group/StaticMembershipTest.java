@@ -31,7 +31,7 @@ class StaticMembershipTest {
             KafkaConsumer<String, String> second = staticConsumer(cluster, "instance-2");
             KafkaConsumer<String, String> restarted = null;
             try {
-                GroupRebalanceTest.awaitStable(cluster, GROUP, List.of(first, second));
+                Groups.awaitStable(cluster, GROUP, List.of(first, second));
                 ConsumerGroup before = cluster.group(GROUP);
                 Set<TopicPartition> ownedBefore = Set.copyOf(first.assignment());
                 String oldMemberId = memberOf(before, "instance-1").memberId();
@@ -42,7 +42,7 @@ class StaticMembershipTest {
                 first.close(Duration.ofSeconds(5));
                 assertThat(cluster.group(GROUP).members()).as("the closed static member is still in the group").hasSize(2);
                 restarted = staticConsumer(cluster, "instance-1");
-                GroupRebalanceTest.awaitStable(cluster, GROUP, List.of(restarted, second));
+                Groups.awaitStable(cluster, GROUP, List.of(restarted, second));
 
                 ConsumerGroup after = cluster.group(GROUP);
                 List<TimedEvent> since = cluster.events().events().subList(eventsBefore, cluster.events().events().size());

@@ -144,6 +144,20 @@ class PartitionLogTest {
     }
 
     @Test
+    void shouldTimeSegmentMsFromTheFirstBatchThatSurvivesATruncation() throws IOException {
+        open(LogConfig.defaults().withSegmentMs(1000));
+        log.appendAsFollower(MemoryRecords.withRecords(0, Compression.NONE, LogTestSupport.simple(NOW, "a")), NOW);
+        log.appendAsFollower(MemoryRecords.withRecords(1, Compression.NONE, LogTestSupport.simple(NOW, "b")), NOW + 900);
+
+        log.truncateTo(1);
+        log.appendAsFollower(MemoryRecords.withRecords(1, Compression.NONE, LogTestSupport.simple(NOW, "c")), NOW + 1000);
+
+        assertThat(log.segmentBaseOffsets()).as("offset 0 was appended at NOW, so NOW + 1000 rolls")
+                .containsExactly(0L, 1L);
+        assertThat(readAll(log, 0)).containsExactly("0:a", "1:c");
+    }
+
+    @Test
     void shouldFindTheFirstRecordAtOrAfterATimestamp() throws IOException {
         open(LogConfig.defaults().withIndexIntervalBytes(1).withSegmentBytes(300));
         log.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,

@@ -9,6 +9,7 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Controller;
 import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.DelayedOperations;
+import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ProducerIdManager;
 import dev.samsa.cluster.ReplicaManager;
@@ -17,7 +18,7 @@ import dev.samsa.event.TimedEvent;
 import dev.samsa.event.Timeline;
 import dev.samsa.event.Truncated;
 import dev.samsa.fault.FaultState;
-import dev.samsa.log.LogAppendInfo;
+import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.log.store.MappedStores;
 import dev.samsa.time.ClusterClock;
@@ -39,7 +40,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -210,7 +210,7 @@ class ReplicationInvariantsTest {
             this.loop = new ClusterLoop("invariants-loop", clock);
             this.state = loop.call(() -> {
                 Random random = new Random(0);
-                Timeline timeline = new Timeline(clock::milliseconds, ClusterClock::wallMillis);
+                Timeline timeline = new Timeline(clock::milliseconds, loop::wallMillis);
                 ClusterMetadata metadata = new ClusterMetadata(dir, MappedStores.detect(), random, timeline, clock::milliseconds);
                 ClusterState s = new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()),
                         new ProducerIdManager(metadata), timeline, random, new EnumMap<>(ApiKeys.class), new FaultState());
@@ -223,7 +223,7 @@ class ReplicationInvariantsTest {
                     configs.put("log.message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE));
                     metadata.registerBroker(new BrokerInfo(id, "127.0.0.1", 0, null), new BrokerConfigs(configs, defaults));
                 }
-                metadata.createTopic(TP.topic(), 1, 3, Map.of(), schedule.flushEach() ? Map.of("flush.messages", "1") : Map.of(), false);
+                metadata.createTopic(TP.topic(), 1, 3, List.of(), schedule.flushEach() ? Map.of("flush.messages", "1") : Map.of(), false);
                 s.controller().activate();
                 return s;
             });
@@ -255,8 +255,7 @@ class ReplicationInvariantsTest {
             } else if (step instanceof Pause p) {
                 int follower = partition().replicas().get(p.replica());
                 if (paused.add(follower)) {
-                    state.faults().pause(TP, follower);
-                    controller.followerStalled(partition(), follower);
+                    state.fetcher().pause(partition(), follower);
                 }
             } else if (step instanceof Resume r) {
                 int follower = partition().replicas().get(r.replica());
@@ -331,8 +330,8 @@ class ReplicationInvariantsTest {
                 batch.add(value);
                 records[i] = new SimpleRecord(value.getBytes(StandardCharsets.UTF_8));
             }
-            ReplicaManager replicaManager = new ReplicaManager(state);
-            LogAppendInfo info;
+            ReplicaManager replicaManager = state.replicaManager();
+            LogAppendResult info;
             try {
                 info = replicaManager.appendAsLeader(target, TP, MemoryRecords.withRecords(Compression.NONE, records), (short) p.acks());
             } catch (ApiException e) {
@@ -511,8 +510,8 @@ class ReplicationInvariantsTest {
                 });
             } finally {
                 loop.close();
-                try (Stream<Path> paths = Files.walk(dir)) {
-                    paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                try {
+                    LogFileUtils.deleteRecursively(dir);
                 } catch (IOException ignored) {
                     // a temporary directory
                 }

@@ -29,8 +29,9 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * A classic consumer group, as Kafka's {@code ClassicGroup}: members, the generation, the selected protocol, the
  * leader, the members still expected in the join and sync phases, and the one {@link #transitionTo} that moves it
- * through {@link ClassicGroupState}. The flows that drive it live beside it, one per protocol phase
- * ({@link ClassicGroupJoin}, {@link ClassicGroupSync}, {@link ClassicGroupLiveness}). Owned by the cluster loop.
+ * through {@link ClassicGroupState}. What drives it lives beside it: one class per request phase
+ * ({@link ClassicGroupJoin}, {@link ClassicGroupSync}, {@link ClassicGroupLiveness}) over the one
+ * {@link ClassicGroupRebalancer}. Owned by the cluster loop.
  */
 public final class ClassicGroup {
 

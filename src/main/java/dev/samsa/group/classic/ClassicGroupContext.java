@@ -1,48 +1,31 @@
 package dev.samsa.group.classic;
 
 import dev.samsa.time.Scheduler;
-import org.apache.kafka.common.protocol.Errors;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.Supplier;
+import org.apache.kafka.common.protocol.Errors;
 
 /**
- * What the classic flows need from the coordinator: timers, the groups by id, configs, seeded member ids, and a hook
- * that persists the group after a generation change and tells, once replicated, whether that worked.
+ * What the classic protocol needs from its coordinator: the loop's timers and times, the groups by id, the broker's
+ * group configs, seeded member ids, and the group record's write. {@code GroupCoordinator} implements it; a unit test
+ * implements it over a {@code MockScheduler} and a map.
  */
-public record ClassicGroupContext(Scheduler scheduler, Function<String, ClassicGroup> groups, Supplier<ClassicGroupConfig> config,
-                                  Supplier<String> uuid, BiConsumer<ClassicGroup, Consumer<Errors>> persistGroup) {
+public interface ClassicGroupContext {
 
-    /** Persists an Empty or Stable group without waiting, as Kafka does after a join ends or a static member returns. */
-    public void persist(ClassicGroup group) {
-        if (group.isInState(ClassicGroupState.EMPTY) || group.isInState(ClassicGroupState.STABLE)) {
-            persistGroup.accept(group, error -> { });
-        }
-    }
+    /** The cluster loop's timers, cluster time and wall time. */
+    Scheduler scheduler();
 
-    public long nowMs() {
-        return scheduler.nowMs();
-    }
+    /** The loaded group {@code groupId}, or null: a timer may outlive its group's unload. */
+    ClassicGroup groupOrNull(String groupId);
 
-    /** The loop's wall time, for the liveness rule; never a static read. */
-    public long wallMs() {
-        return scheduler.wallMs();
-    }
+    /** Read on each use, so a config changed at runtime applies to the next request. */
+    ClassicGroupConfig classicConfig();
 
-    public boolean manualClock() {
-        return scheduler.clock().isManual();
-    }
+    /** The random part of a new member id, from the cluster's seeded generator. */
+    String newMemberUuid();
 
-    public static String heartbeatKey(String groupId, String memberId) {
-        return "heartbeat-" + groupId + "-" + memberId;
-    }
-
-    public static String joinKey(String groupId) {
-        return "join-" + groupId;
-    }
-
-    public static String syncKey(String groupId) {
-        return "sync-" + groupId;
-    }
+    /**
+     * Writes the group's GroupMetadata record (its generation and assignment) and calls {@code done} once it is
+     * replicated: NONE, or the error Kafka answers a failed coordinator write with.
+     */
+    void persistGroup(ClassicGroup group, Consumer<Errors> done);
 }

@@ -214,18 +214,16 @@ public final class ClassicGroupMember {
         return Math.max(1, lastHeartbeatWallMs - previousHeartbeatWallMs);
     }
 
-    /**
-     * DESIGN.md's liveness rule: a deadline that passed in cluster time removes the member only if it has also been
-     * silent in wall time for longer than its heartbeat interval. With the system clock this is always true when a
-     * session timeout passes (the session is longer than the interval), which is Kafka's behaviour.
-     */
     long wallMsSinceHeard(long nowWallMs) {
         return nowWallMs - lastHeardWallMs;
     }
 
     /**
-     * A member whose connection closed is silent at once: a killed process closes its sockets, which proves more than
-     * any wall-time wait could.
+     * DESIGN.md's liveness rule: a deadline that passed in cluster time removes the member only if it has also been
+     * silent in wall time for longer than its heartbeat interval. With the system clock this is always true when a
+     * session timeout passes (the session is longer than the interval), which is Kafka's behaviour. A member whose
+     * connection closed is silent at once: a killed process closes its sockets, which proves more than any wall-time
+     * wait could.
      */
     boolean silentInWallTime(long nowWallMs) {
         return connectionClosed || nowWallMs - lastHeardWallMs > heartbeatIntervalEstimateMs();

@@ -1,23 +1,22 @@
 package dev.samsa.group.classic;
 
 /**
- * The classic protocol, one object per phase: {@link ClassicGroupJoin} (JoinGroup, rebalance preparation and the
- * join-phase timeout), {@link ClassicGroupSync} (SyncGroup, assignment propagation, the sync-phase timeout) and
- * {@link ClassicGroupLiveness} (Heartbeat, LeaveGroup, session expiry). They call each other through this holder.
- * Owned by the cluster loop.
+ * The classic protocol, one object per request phase: {@link ClassicGroupJoin} (JoinGroup), {@link ClassicGroupSync}
+ * (SyncGroup) and {@link ClassicGroupLiveness} (Heartbeat, LeaveGroup, closed connections). The phases call the one
+ * {@link ClassicGroupRebalancer} and never each other; it never calls them. Owned by the cluster loop.
  */
 public final class ClassicGroups {
 
-    final ClassicGroupContext context;
-    final ClassicGroupJoin join;
-    final ClassicGroupSync sync;
-    final ClassicGroupLiveness liveness;
+    private final ClassicGroupRebalancer rebalancer;
+    private final ClassicGroupJoin join;
+    private final ClassicGroupSync sync;
+    private final ClassicGroupLiveness liveness;
 
     public ClassicGroups(ClassicGroupContext context) {
-        this.context = context;
-        this.join = new ClassicGroupJoin(this);
-        this.sync = new ClassicGroupSync(this);
-        this.liveness = new ClassicGroupLiveness(this);
+        this.rebalancer = new ClassicGroupRebalancer(context);
+        this.join = new ClassicGroupJoin(context, rebalancer);
+        this.sync = new ClassicGroupSync(context, rebalancer);
+        this.liveness = new ClassicGroupLiveness(context, rebalancer);
     }
 
     public ClassicGroupJoin join() {
@@ -30,5 +29,9 @@ public final class ClassicGroups {
 
     public ClassicGroupLiveness liveness() {
         return liveness;
+    }
+
+    public ClassicGroupRebalancer rebalancer() {
+        return rebalancer;
     }
 }

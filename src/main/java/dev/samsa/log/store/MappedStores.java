@@ -1,7 +1,10 @@
 package dev.samsa.log.store;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
@@ -16,13 +19,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class MappedStores {
 
-    /** The flags that let chronicle run on Java 17+; the same list as the pom's {@code chronicle.jvm.flags}. */
-    public static final String CHRONICLE_JVM_FLAGS = "--add-opens=java.base/java.lang=ALL-UNNAMED"
-            + " --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED"
-            + " --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
-            + " --add-opens=java.base/java.util=ALL-UNNAMED --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED"
-            + " --add-exports=java.base/sun.nio.ch=ALL-UNNAMED --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"
-            + " --add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED";
+    /**
+     * The flags that let chronicle run on Java 17+, space-separated: the pom's {@code chronicle.jvm.flags}, the one
+     * list, which the build writes into the resource this reads.
+     */
+    public static String chronicleJvmFlags() {
+        return Flags.CHRONICLE_JVM_FLAGS;
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(MappedStores.class);
     private static final MappedStoreFactory CHRONICLE = new Factory("chronicle", true);
@@ -47,13 +50,32 @@ public final class MappedStores {
         return InBackground.FACTORY;
     }
 
-    /** Chronicle-bytes, which fails on first use in a JVM without {@link #CHRONICLE_JVM_FLAGS}. */
+    /** Chronicle-bytes, which fails on first use in a JVM without {@link #chronicleJvmFlags()}. */
     public static MappedStoreFactory chronicle() {
         return CHRONICLE;
     }
 
     public static MappedStoreFactory jdk() {
         return JDK;
+    }
+
+    private static final class Flags {
+        static final String CHRONICLE_JVM_FLAGS = read();
+
+        private static String read() {
+            String resource = "chronicle-jvm-flags";
+            try (InputStream in = MappedStores.class.getResourceAsStream(resource)) {
+                String flags = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+                if (!flags.startsWith("--add-")) {
+                    // Absent, or copied without Maven's resource filtering, which puts the pom's list in.
+                    throw new IllegalStateException("The resource " + resource + " next to " + MappedStores.class.getName()
+                            + " does not hold chronicle's JVM flags but \"" + flags + "\"");
+                }
+                return flags;
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read the resource " + resource, e);
+            }
+        }
     }
 
     private static final class InBackground {
@@ -100,18 +122,18 @@ public final class MappedStores {
                 // InaccessibleObjectException or ExceptionInInitializerError, depending on the
                 // first internal it reaches.
                 LOG.info("Samsa stores logs with FileChannel.map because chronicle-bytes cannot run in this JVM ({});"
-                        + " add these JVM flags to use chronicle: {}", e.toString(), CHRONICLE_JVM_FLAGS);
+                        + " add these JVM flags to use chronicle: {}", e.toString(), chronicleJvmFlags());
                 return JDK;
             } finally {
                 deleteQuietly(file);
             }
         }
 
-        /** The flags of {@link #CHRONICLE_JVM_FLAGS} this JVM was not started with, space-separated. */
+        /** The flags of {@link #chronicleJvmFlags()} this JVM was not started with, space-separated. */
         private static String missingFlags() {
             Module self = MappedStores.class.getModule();
             StringBuilder missing = new StringBuilder();
-            for (String flag : CHRONICLE_JVM_FLAGS.split(" ")) {
+            for (String flag : chronicleJvmFlags().split(" ")) {
                 String target = flag.substring(flag.indexOf('=') + 1, flag.lastIndexOf('='));
                 String moduleName = target.substring(0, target.indexOf('/'));
                 String packageName = target.substring(target.indexOf('/') + 1);
