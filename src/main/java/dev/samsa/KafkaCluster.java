@@ -87,20 +87,7 @@ public final class KafkaCluster implements AutoCloseable {
             });
             this.state = created;
             timeline.record(new ClusterStarted(seed, builder.brokers));
-            this.groupCoordinator = loop.call(() -> {
-                GroupCoordinator coordinator = new GroupCoordinator(state);
-                // The coordinator of an offsets partition follows its leader: load on election, unload on loss.
-                state.metadata().addLeadershipListener((partition, oldLeader, newLeader) -> {
-                    if (partition.topic().name().equals(GroupCoordinator.OFFSETS_TOPIC)) {
-                        if (newLeader >= 0) {
-                            coordinator.onElection(partition.index());
-                        } else {
-                            coordinator.onResignation(partition.index());
-                        }
-                    }
-                });
-                return coordinator;
-            });
+            this.groupCoordinator = loop.call(() -> new GroupCoordinator(state));
             Map<String, String> clusterDefaults = new HashMap<>();
             for (int id = 1; id <= builder.brokers; id++) {
                 Map<String, String> configs = new LinkedHashMap<>(builder.brokerConfigs);

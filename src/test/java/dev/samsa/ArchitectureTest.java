@@ -163,8 +163,9 @@ class ArchitectureTest {
             "log", java.util.Set.of("time"),
             "network", java.util.Set.of("wire"),
             "cluster", java.util.Set.of("event", "fault", "log", "time"),
-            "group", java.util.Set.of("cluster", "event", "log", "time"),
-            "handler", java.util.Set.of("cluster", "group", "network", "wire", "time", "event", "fault"));
+            "coordinator", java.util.Set.of("cluster", "event", "log", "time"),
+            "group", java.util.Set.of("cluster", "coordinator", "event", "log", "time"),
+            "handler", java.util.Set.of("cluster", "coordinator", "group", "network", "wire", "time", "event", "fault"));
 
     /**
      * DESIGN.md's one-way dependencies, read from the class files: every type a class names (in code, signatures or

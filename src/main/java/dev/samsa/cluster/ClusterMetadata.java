@@ -77,7 +77,10 @@ public final class ClusterMetadata {
         return clusterId;
     }
 
-    /** Told of every leader change, after it is made: how coordinators learn to load or unload a partition. */
+    /**
+     * Told of every leader change, after it is made, a new partition's first leader included (at creation and on
+     * reopen): how coordinators learn to load or unload a partition.
+     */
     public interface LeadershipListener {
         void leaderChanged(Partition partition, int oldLeader, int newLeader);
     }
@@ -386,6 +389,7 @@ public final class ClusterMetadata {
             partition.leaderLog().assignLeaderEpoch(epoch);
         }
         partition.resetHighWatermark(highWatermark == Long.MAX_VALUE ? 0 : highWatermark);
+        leaderChanged(partition, -1, partition.leader());
     }
 
     private Path logDir(Topic topic, Partition partition, int broker) {

@@ -1,11 +1,9 @@
 package dev.samsa.group;
 
 import dev.samsa.cluster.BrokerConfigs;
+import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.cluster.ClusterState;
-import dev.samsa.cluster.DelayedOperation;
-import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Partition;
-import dev.samsa.cluster.ReplicaManager;
 import dev.samsa.cluster.Topic;
 import dev.samsa.event.CoordinatorUnloaded;
 import dev.samsa.event.GroupCreated;
@@ -19,10 +17,8 @@ import dev.samsa.group.classic.ClassicGroups;
 import dev.samsa.group.classic.JoinRequest;
 import dev.samsa.group.classic.JoinResult;
 import dev.samsa.group.classic.SyncResult;
-import dev.samsa.log.PartitionLog;
 import dev.samsa.time.Scheduler;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -37,15 +33,14 @@ import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.SimpleRecord;
-import org.apache.kafka.common.utils.Utils;
 
 /**
- * The group coordinator of the whole cluster: it routes a group to its {@code __consumer_offsets} partition
+ * The group coordinator of the whole cluster: a group lives in its {@code __consumer_offsets} partition
  * ({@code abs(groupId.hashCode()) % offsets.topic.num.partitions}, Kafka's rule), whose leader is the group's
- * coordinator; holds one {@link CoordinatorShard} per partition, built from the leader's replica when that broker takes
- * over ({@link #onElection}) or lazily on the first request; and hands requests to the classic protocol
- * ({@link ClassicGroups}) and the offsets ({@link OffsetStore}). Every state change it makes is appended to the
- * partition's log through {@link ReplicaManager#appendAsLeader}. Owned by the cluster loop; takes no locks.
+ * coordinator. The {@link CoordinatorRuntime} routes it there and holds one {@link GroupCoordinatorShard} per partition,
+ * loaded when the partition gets a leader; this class hands requests to the classic protocol ({@link ClassicGroups}) and
+ * the offsets ({@link OffsetStore}), and appends every state change it makes to the partition's log through the
+ * runtime. Owned by the cluster loop; takes no locks.
  *
  * <p>The KIP-848 consumer protocol (ConsumerGroupHeartbeat) would sit beside {@link ClassicGroups} as a second group
  * kind in the shard; it is not implemented.
@@ -56,15 +51,32 @@ public final class GroupCoordinator implements ClassicGroupContext {
     static final int NEW_MEMBER_JOIN_TIMEOUT_MS = 5 * 60 * 1000;
 
     private final ClusterState cluster;
-    private final Map<Integer, CoordinatorShard> shards = new HashMap<>();
     private final ClassicGroups classic;
     private final OffsetStore offsets;
+    private final CoordinatorRuntime<GroupCoordinatorShard> runtime;
     private int configBroker = -1;
 
+    /** Registers with {@code cluster}'s leadership changes: from now on, a partition's new leader loads its shard. */
     public GroupCoordinator(ClusterState cluster) {
         this.cluster = cluster;
         this.classic = new ClassicGroups(this);
         this.offsets = new OffsetStore(this);
+        this.runtime = new CoordinatorRuntime<>(cluster, OFFSETS_TOPIC, "offsets.commit.timeout.ms", new CoordinatorRuntime.Lifecycle<>() {
+            @Override
+            public GroupCoordinatorShard newShard(int partition, int brokerId) {
+                return new GroupCoordinatorShard(partition, brokerId, cluster.timeline(), cluster.nowMs(), cluster.scheduler().wallMs());
+            }
+
+            @Override
+            public void onLoaded(GroupCoordinatorShard shard) {
+                GroupCoordinator.this.onLoaded(shard);
+            }
+
+            @Override
+            public void onUnloaded(GroupCoordinatorShard shard) {
+                GroupCoordinator.this.onUnloaded(shard);
+            }
+        });
     }
 
     ClusterState cluster() {
@@ -72,11 +84,6 @@ public final class GroupCoordinator implements ClassicGroupContext {
     }
 
     // ---- routing
-
-    /** Kafka's rule: the group's offsets partition is abs(groupId.hashCode()) modulo the partitions of the topic. */
-    static int partitionFor(String groupId, Topic offsetsTopic) {
-        return Utils.abs(groupId.hashCode()) % offsetsTopic.partitions().size();
-    }
 
     /**
      * FindCoordinator: the leader of the group's offsets partition, creating {@code __consumer_offsets} on first need.
@@ -94,7 +101,7 @@ public final class GroupCoordinator implements ClassicGroupContext {
                 throw new CoordinatorNotAvailableException("Cannot create " + OFFSETS_TOPIC + ": " + e.getMessage());
             }
         }
-        Partition p = topic.partition(partitionFor(groupId, topic));
+        Partition p = topic.partition(CoordinatorRuntime.partitionFor(groupId, topic.partitions().size()));
         if (p == null || p.leader() < 0) {
             throw new CoordinatorNotAvailableException("The coordinator partition of group " + groupId + " has no leader");
         }
@@ -102,72 +109,41 @@ public final class GroupCoordinator implements ClassicGroupContext {
     }
 
     /**
-     * The shard of {@code groupId} if {@code brokerId} coordinates it, loading it on first use.
+     * The shard of {@code groupId} if {@code brokerId} coordinates it.
      *
      * @throws CoordinatorNotAvailableException before {@code __consumer_offsets} exists
      * @throws NotCoordinatorException when another broker leads the group's partition
      * @throws InvalidGroupIdException for an empty group id, which Kafka refuses before routing the request
      */
-    CoordinatorShard shardFor(int brokerId, String groupId) {
+    GroupCoordinatorShard shardFor(int brokerId, String groupId) {
         if (groupId == null || groupId.isEmpty()) {
             throw new InvalidGroupIdException("The group id must not be empty");
         }
-        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
-        if (topic == null) {
-            throw new CoordinatorNotAvailableException("The coordinator of group " + groupId + " is not available yet; "
-                    + OFFSETS_TOPIC + " does not exist. Find the coordinator first.");
-        }
-        int partition = partitionFor(groupId, topic);
-        Partition p = topic.partition(partition);
-        if (p.leader() != brokerId) {
-            throw new NotCoordinatorException("Broker " + brokerId + " is not the coordinator of group " + groupId
-                    + "; broker " + p.leader() + " is. Find the coordinator again.");
-        }
-        CoordinatorShard shard = shards.get(partition);
-        if (shard == null || shard.brokerId != brokerId) {
-            onElection(partition);
-            shard = shards.get(partition);
-        }
+        GroupCoordinatorShard shard = runtime.activeShard(brokerId, groupId);
         configBroker = brokerId;
         return shard;
     }
 
-    /** Builds partition {@code partition}'s groups and offsets from its leader's log; called when a broker takes over. */
-    public void onElection(int partition) {
-        onResignation(partition);
-        Partition p = cluster.metadata().partition(new TopicPartition(OFFSETS_TOPIC, partition));
-        if (p == null || p.leader() < 0 || p.log(p.leader()) == null) {
-            return;
-        }
-        PartitionLog log = p.log(p.leader());
-        CoordinatorShard shard = CoordinatorShard.load(partition, p.leader(), log, cluster.timeline(), cluster.nowMs(),
-                cluster.scheduler().wallMs());
-        shards.put(partition, shard);
-        // Loaded members must heartbeat to this coordinator within their session, as Kafka's onLoaded arms them.
+    /** Loaded members must heartbeat to this coordinator within their session, as Kafka's onLoaded arms them. */
+    private void onLoaded(GroupCoordinatorShard shard) {
         shard.groups.values().forEach(g -> classic.rebalancer().onLoaded(g));
         offsets.scheduleCleanup(shard);
     }
 
-    /** Drops partition {@code partition}'s groups: parked requests learn NOT_COORDINATOR, timers stop. */
-    public void onResignation(int partition) {
-        CoordinatorShard shard = shards.remove(partition);
-        if (shard == null) {
-            return;
-        }
+    /** Parked requests of the shard's groups learn NOT_COORDINATOR, its timers stop. */
+    private void onUnloaded(GroupCoordinatorShard shard) {
         for (ClassicGroup g : shard.groups.values()) {
             classic.rebalancer().unload(g);
         }
-        cluster.scheduler().cancel(OffsetStore.cleanupKey(partition));
-        // Writes parked on this partition's high watermark learn NOT_COORDINATOR now rather than at their timeout.
-        cluster.purgatory().checkAndComplete(new TopicPartition(OFFSETS_TOPIC, partition));
-        cluster.timeline().record(new CoordinatorUnloaded(partition, shard.brokerId));
+        cluster.scheduler().cancel(OffsetStore.cleanupKey(shard.partition));
+        cluster.timeline().record(new CoordinatorUnloaded(shard.partition, shard.brokerId));
     }
 
     // ---- classic protocol
 
     /** JoinGroup; the answer goes to {@code respond}, now or when the join phase completes. */
     public void joinGroup(int brokerId, JoinRequest req, Consumer<JoinResult> respond) {
-        CoordinatorShard shard = shardFor(brokerId, req.groupId());
+        GroupCoordinatorShard shard = shardFor(brokerId, req.groupId());
         ClassicGroupConfig config = classicConfig();
         if (req.sessionTimeoutMs() < config.minSessionTimeoutMs() || req.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
             throw new InvalidSessionTimeoutException("session.timeout.ms " + req.sessionTimeoutMs() + " is outside the broker's "
@@ -210,7 +186,7 @@ public final class GroupCoordinator implements ClassicGroupContext {
      * coordinator only, so the client address within that broker names the connection.
      */
     public void connectionClosed(int brokerId, String clientAddress) {
-        for (CoordinatorShard shard : shards.values()) {
+        for (GroupCoordinatorShard shard : runtime.shards()) {
             if (shard.brokerId == brokerId) {
                 shard.groups.values().forEach(g -> classic.liveness().connectionClosed(g, clientAddress));
             }
@@ -260,16 +236,9 @@ public final class GroupCoordinator implements ClassicGroupContext {
         if (topic == null) {
             return all;
         }
-        for (Partition p : topic.partitions()) {
-            if (p.leader() == brokerId) {
-                CoordinatorShard shard = shards.get(p.index());
-                if (shard == null || shard.brokerId != brokerId) {
-                    onElection(p.index());
-                    shard = shards.get(p.index());
-                }
-                if (shard != null) {
-                    all.addAll(shard.groups.values());
-                }
+        for (GroupCoordinatorShard shard : runtime.shards()) {
+            if (shard.brokerId == brokerId) {
+                all.addAll(shard.groups.values());
             }
         }
         return all;
@@ -282,7 +251,7 @@ public final class GroupCoordinator implements ClassicGroupContext {
      * @throws GroupNotEmptyException when it has members
      */
     public void deleteGroup(int brokerId, String groupId) {
-        CoordinatorShard shard = shardFor(brokerId, groupId);
+        GroupCoordinatorShard shard = shardFor(brokerId, groupId);
         ClassicGroup group = shard.groups.get(groupId);
         if (group == null || group.isInState(ClassicGroupState.DEAD)) {
             throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
@@ -294,7 +263,7 @@ public final class GroupCoordinator implements ClassicGroupContext {
         removeGroup(shard, group, "deleted");
     }
 
-    void removeGroup(CoordinatorShard shard, ClassicGroup group, String why) {
+    void removeGroup(GroupCoordinatorShard shard, ClassicGroup group, String why) {
         group.transitionTo(ClassicGroupState.DEAD, cluster.nowMs());
         shard.groups.remove(group.groupId());
         append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), null));
@@ -303,111 +272,33 @@ public final class GroupCoordinator implements ClassicGroupContext {
 
     // ---- inspection
 
-    /** The group wherever it lives, or null; for the inspection API and the classic protocol's timers. */
+    /** The group if its shard is loaded, or null; a pure read, for the inspection API and the classic protocol's timers. */
     @Override
     public ClassicGroup groupOrNull(String groupId) {
-        for (CoordinatorShard shard : shards.values()) {
-            ClassicGroup g = shard.groups.get(groupId);
-            if (g != null) {
-                return g;
-            }
-        }
-        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
-        if (topic != null) {
-            Partition p = topic.partition(partitionFor(groupId, topic));
-            if (p != null && p.leader() >= 0 && !shards.containsKey(p.index())) {
-                onElection(p.index());
-                CoordinatorShard shard = shards.get(p.index());
-                return shard == null ? null : shard.groups.get(groupId);
-            }
-        }
-        return null;
+        GroupCoordinatorShard shard = runtime.shardOrNull(groupId);
+        return shard == null ? null : shard.groups.get(groupId);
     }
 
-    /** Committed offsets of a group wherever it lives; for the inspection API. */
+    /** Committed offsets of a group if its shard is loaded; a pure read, for the inspection API. */
     public Map<TopicPartition, CommittedOffset> committed(String groupId) {
-        for (CoordinatorShard shard : shards.values()) {
-            if (shard.offsets.containsKey(groupId)) {
-                return Map.copyOf(shard.offsets(groupId));
-            }
-        }
-        return Map.of();
+        GroupCoordinatorShard shard = runtime.shardOrNull(groupId);
+        return shard == null ? Map.of() : Map.copyOf(shard.offsets(groupId));
     }
 
     // ---- shared plumbing
 
-    /**
-     * A coordinator write: where it went and the offset the high watermark must reach before it counts, as Kafka's
-     * runtime waits for it before answering (acks=-1 semantics; the append itself is acks=1, as Kafka's
-     * CoordinatorPartitionWriter does).
-     */
-    public record Write(int partition, int brokerId, int leaderEpoch, long requiredOffset) {
+    CoordinatorRuntime.Write append(GroupCoordinatorShard shard, SimpleRecord... records) {
+        return runtime.append(shard, GroupRecords.batch(records));
     }
 
-    Write append(CoordinatorShard shard, SimpleRecord... records) {
-        TopicPartition tp = new TopicPartition(OFFSETS_TOPIC, shard.partition);
-        LogAppendResult appended = cluster.replicaManager().appendAsLeader(shard.brokerId, tp, GroupRecords.batch(records), (short) 1);
-        return new Write(shard.partition, shard.brokerId, cluster.metadata().partition(tp).leaderEpoch(), appended.lastOffset() + 1);
-    }
-
-    /**
-     * Calls {@code done} once {@code write} is replicated (the high watermark passed it): NONE; or, as Kafka maps a
-     * failed coordinator write, NOT_COORDINATOR when the partition's leadership moved (or its leader epoch changed)
-     * first, COORDINATOR_NOT_AVAILABLE when offsets.commit.timeout.ms passed. A null write completes at once.
-     */
-    public void whenReplicated(Write write, Consumer<Errors> done) {
-        if (write == null) {
-            done.accept(Errors.NONE);
-            return;
-        }
-        long timeoutMs = configs(write.brokerId()).getInt("offsets.commit.timeout.ms");
-        cluster.purgatory().tryCompleteElseWatch(new DelayedWrite(write, done),
-                List.of(new TopicPartition(OFFSETS_TOPIC, write.partition())), timeoutMs, "coordinator-write");
-    }
-
-    /** NONE once replicated, NOT_COORDINATOR once it cannot be, null while still waiting. */
-    private Errors writeOutcome(Write write) {
-        Partition p = cluster.metadata().partition(new TopicPartition(OFFSETS_TOPIC, write.partition()));
-        if (p == null || p.leader() != write.brokerId() || p.leaderEpoch() != write.leaderEpoch()) {
-            return Errors.NOT_COORDINATOR;
-        }
-        return p.highWatermark() >= write.requiredOffset() ? Errors.NONE : null;
-    }
-
-    private final class DelayedWrite extends DelayedOperation {
-        private final Write write;
-        private final Consumer<Errors> done;
-
-        DelayedWrite(Write write, Consumer<Errors> done) {
-            this.write = write;
-            this.done = done;
-        }
-
-        @Override
-        public boolean tryComplete() {
-            return writeOutcome(write) != null && forceComplete();
-        }
-
-        @Override
-        protected void onComplete() {
-            Errors outcome = writeOutcome(write);
-            // Timed out: Kafka's REQUEST_TIMED_OUT of a coordinator write reaches the client as COORDINATOR_NOT_AVAILABLE.
-            done.accept(outcome == null ? Errors.COORDINATOR_NOT_AVAILABLE : outcome);
-        }
+    /** See {@link CoordinatorRuntime#whenReplicated}: NONE, NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE. */
+    public void whenReplicated(CoordinatorRuntime.Write write, Consumer<Errors> done) {
+        runtime.whenReplicated(write, done);
     }
 
     /** Whether {@code shard} is still the loaded one of its partition (a timer may outlive an unload). */
-    boolean isLoaded(CoordinatorShard shard) {
-        return shards.get(shard.partition) == shard;
-    }
-
-    CoordinatorShard shardOf(String groupId) {
-        for (CoordinatorShard shard : shards.values()) {
-            if (shard.groups.containsKey(groupId) || shard.offsets.containsKey(groupId)) {
-                return shard;
-            }
-        }
-        return null;
+    boolean isLoaded(GroupCoordinatorShard shard) {
+        return runtime.isLoaded(shard);
     }
 
     /**
@@ -417,8 +308,8 @@ public final class GroupCoordinator implements ClassicGroupContext {
      */
     @Override
     public void persistGroup(ClassicGroup group, Consumer<Errors> done) {
-        CoordinatorShard shard = shardOf(group.groupId());
-        if (shard == null) {
+        GroupCoordinatorShard shard = runtime.shardOrNull(group.groupId());
+        if (shard == null || !shard.groups.containsKey(group.groupId())) {
             done.accept(Errors.NOT_COORDINATOR);
             return;
         }

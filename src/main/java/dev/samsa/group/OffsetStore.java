@@ -1,5 +1,6 @@
 package dev.samsa.group;
 
+import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.event.GroupCreated;
 import dev.samsa.event.OffsetsExpired;
 import dev.samsa.event.OffsetsExpiryFailed;
@@ -23,7 +24,7 @@ import org.apache.kafka.common.record.SimpleRecord;
 /**
  * Committed offsets, as Kafka's {@code OffsetMetadataManager}: OffsetCommit (checked against the member and generation;
  * generation -1 commits for an Empty or unknown group, which creates a simple group), OffsetFetch, OffsetDelete, and
- * expiry. Every write returns a {@link GroupCoordinator.Write} that the caller answers after, once it is replicated.
+ * expiry. Every write returns a {@link CoordinatorRuntime.Write} that the caller answers after, once it is replicated.
  *
  * <p>Expiry, as Kafka's {@code cleanupGroupMetadata}: every offsets.retention.check.interval.ms of cluster time
  * ("group-expiration-&lt;partition&gt;", armed when the partition is loaded) each group's offsets are checked against
@@ -51,9 +52,9 @@ public final class OffsetStore {
      * @throws ApiException UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID, REBALANCE_IN_PROGRESS,
      *         GROUP_ID_NOT_FOUND (v9+), COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, as Kafka answers
      */
-    public GroupCoordinator.Write commit(int brokerId, short version, String groupId, String memberId, String instanceId, int generation,
+    public CoordinatorRuntime.Write commit(int brokerId, short version, String groupId, String memberId, String instanceId, int generation,
                        Map<TopicPartition, CommittedOffset> commits) {
-        CoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
+        GroupCoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
         ClassicGroup group = shard.groups.get(groupId);
         if (group == null) {
             if (generation >= 0) {
@@ -73,7 +74,7 @@ public final class OffsetStore {
         if (records.isEmpty()) {
             return null;
         }
-        GroupCoordinator.Write write = coordinator.append(shard, records.toArray(new SimpleRecord[0]));
+        CoordinatorRuntime.Write write = coordinator.append(shard, records.toArray(new SimpleRecord[0]));
         // As Kafka: the offsets count once the record is replicated; a commit that fails leaves the old offsets.
         Map<TopicPartition, CommittedOffset> pending = new LinkedHashMap<>(commits);
         coordinator.whenReplicated(write, error -> {
@@ -112,7 +113,7 @@ public final class OffsetStore {
      * @throws GroupIdNotFoundException when the group is Dead
      */
     public Map<TopicPartition, CommittedOffset> fetch(int brokerId, String groupId, List<TopicPartition> partitions) {
-        CoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
+        GroupCoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
         ClassicGroup group = shard.groups.get(groupId);
         if (group != null && group.isInState(ClassicGroupState.DEAD)) {
             throw new GroupIdNotFoundException("Group " + groupId + " is dead.");
@@ -132,7 +133,7 @@ public final class OffsetStore {
     }
 
     /** OffsetDelete's answer: an error per partition (NONE when deleted or absent) and the write to answer after. */
-    public record DeleteResult(Map<TopicPartition, Errors> errors, GroupCoordinator.Write write) {
+    public record DeleteResult(Map<TopicPartition, Errors> errors, CoordinatorRuntime.Write write) {
     }
 
     /**
@@ -144,7 +145,7 @@ public final class OffsetStore {
      * @throws GroupNotEmptyException when a non-empty group does not use the consumer protocol (NON_EMPTY_GROUP)
      */
     public DeleteResult delete(int brokerId, String groupId, List<TopicPartition> partitions) {
-        CoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
+        GroupCoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
         ClassicGroup group = shard.groups.get(groupId);
         if (group == null || group.isInState(ClassicGroupState.DEAD)) {
             throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
@@ -165,7 +166,7 @@ public final class OffsetStore {
                 tombstones.add(GroupRecords.offsetCommit(now, groupId, tp, null));
             }
         }
-        GroupCoordinator.Write write = tombstones.isEmpty() ? null : coordinator.append(shard, tombstones.toArray(new SimpleRecord[0]));
+        CoordinatorRuntime.Write write = tombstones.isEmpty() ? null : coordinator.append(shard, tombstones.toArray(new SimpleRecord[0]));
         errors.forEach((tp, e) -> {
             if (e == Errors.NONE) {
                 shard.removeOffset(groupId, tp);
@@ -174,7 +175,7 @@ public final class OffsetStore {
         return new DeleteResult(errors, write);
     }
 
-    void deleteAll(CoordinatorShard shard, String groupId) {
+    void deleteAll(GroupCoordinatorShard shard, String groupId) {
         List<TopicPartition> all = new ArrayList<>(shard.offsets(groupId).keySet());
         long now = coordinator.cluster().nowMs();
         if (!all.isEmpty()) {
@@ -184,12 +185,12 @@ public final class OffsetStore {
     }
 
     /** Arms the partition's next expiry check, offsets.retention.check.interval.ms from now, as Kafka's shard does. */
-    void scheduleCleanup(CoordinatorShard shard) {
+    void scheduleCleanup(GroupCoordinatorShard shard) {
         long interval = coordinator.configs(shard.brokerId).getLong("offsets.retention.check.interval.ms");
         coordinator.cluster().scheduler().scheduleAfter(cleanupKey(shard.partition), interval, () -> cleanup(shard));
     }
 
-    private void cleanup(CoordinatorShard shard) {
+    private void cleanup(GroupCoordinatorShard shard) {
         if (!coordinator.isLoaded(shard)) {
             return;
         }
@@ -207,7 +208,7 @@ public final class OffsetStore {
     }
 
     /** Kafka's {@code cleanupExpiredOffsets}: tombstones the expired offsets; true when the group has none left. */
-    private boolean expireOffsets(CoordinatorShard shard, ClassicGroup group) {
+    private boolean expireOffsets(GroupCoordinatorShard shard, ClassicGroup group) {
         String groupId = group.groupId();
         Map<TopicPartition, CommittedOffset> offsets = shard.offsets(groupId);
         if (offsets.isEmpty()) {

@@ -1,16 +1,17 @@
 /**
- * The group coordinator: routing a group to its {@code __consumer_offsets} partition, one shard of groups and offsets
- * per partition, the classic protocol ({@code classic/}) and committed offsets.
+ * The group coordinator: one shard of groups and offsets per {@code __consumer_offsets} partition, on the shared
+ * {@link dev.samsa.coordinator.CoordinatorRuntime} (routing, load and unload, replicated writes), the classic protocol
+ * ({@code classic/}) and committed offsets.
  *
  * <p>Threading: everything here runs on the cluster loop, one event at a time, and takes no locks. What calls in, all
  * on the loop: the handlers (one call per JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, ...), a closed
- * client connection (handed to the loop by the network), the leadership listener of {@code __consumer_offsets}
- * ({@link dev.samsa.group.GroupCoordinator#onElection}, {@code onResignation}), the inspection API through
+ * client connection (handed to the loop by the network), the runtime loading or unloading a shard when its partition's
+ * leader changes, the inspection API (pure reads: it never loads a shard or arms a timer) through
  * {@code ClusterLoop.call}, and the timers this package armed. Nothing here blocks or waits: a request that must wait
  * (a JoinGroup until the join phase ends, a SyncGroup until the leader's assignment is replicated) parks its callback,
  * which a later request, timer or replication answers on the loop.
  *
- * <p>What it may call: {@code cluster/} (metadata, appends through {@code ReplicaManager}, the purgatory),
+ * <p>What it may call: {@code coordinator/}, {@code cluster/} (metadata, the purgatory),
  * {@code log/}, {@code event/} (the timeline) and {@code time/}. Time comes only from the
  * {@link dev.samsa.time.Scheduler}: cluster time for every deadline, and the loop's wall time for the liveness rule of
  * DESIGN.md, never the wall clock itself.

@@ -1,7 +1,7 @@
 package dev.samsa.handler;
 
 import dev.samsa.group.CommittedOffset;
-import dev.samsa.group.GroupCoordinator;
+import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.wire.KafkaRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -58,7 +58,7 @@ final class OffsetCommitHandler implements ApiHandler {
                 }
             }
         }
-        GroupCoordinator.Write write;
+        CoordinatorRuntime.Write write;
         try {
             write = broker.groups().offsets().commit(broker.brokerId(), request.version(), data.groupId(), data.memberId(),
                     data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits);

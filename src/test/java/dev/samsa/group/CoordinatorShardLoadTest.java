@@ -2,6 +2,7 @@ package dev.samsa.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.samsa.coordinator.CoordinatorLoader;
 import dev.samsa.event.Timeline;
 import dev.samsa.log.LogConfig;
 import dev.samsa.log.LogConfigs;
@@ -34,7 +35,8 @@ class CoordinatorShardLoadTest {
             log.appendAsLeader(GroupRecords.batch(garbage, commit), 0, NOW);
             Timeline timeline = new Timeline(() -> NOW, () -> NOW);
 
-            CoordinatorShard shard = CoordinatorShard.load(0, 1, log, timeline, NOW, NOW);
+            GroupCoordinatorShard shard = new GroupCoordinatorShard(0, 1, timeline, NOW, NOW);
+            CoordinatorLoader.load(GroupCoordinator.OFFSETS_TOPIC, shard, log, timeline);
 
             assertThat(shard.offsets("billing")).containsKey(tp);
             assertThat(shard.offsets("billing").get(tp).offset()).isEqualTo(42);

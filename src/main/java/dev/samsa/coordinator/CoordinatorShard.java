@@ -1,0 +1,26 @@
+package dev.samsa.coordinator;
+
+import org.apache.kafka.common.record.Record;
+
+/**
+ * The state one coordinator keeps for one partition of its internal topic, as Kafka's {@code CoordinatorShard}: built
+ * by replaying the partition's log when its leader takes over. Owned by the cluster loop.
+ */
+public interface CoordinatorShard {
+
+    /** The partition of the internal topic this shard holds. */
+    int partition();
+
+    /** The broker that leads the partition and so coordinates its keys. */
+    int brokerId();
+
+    /**
+     * Applies one record of the log, in offset order; a record with a null key never reaches it.
+     *
+     * @throws RuntimeException when the record does not decode: the loader skips it and says so
+     */
+    void replay(long offset, Record record);
+
+    /** The whole log has been replayed: {@code replayed} records applied, {@code skipped} that did not decode. */
+    void onLoaded(int replayed, int skipped);
+}
