@@ -6,18 +6,24 @@ import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.Topic;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.SimpleRecord;
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -25,7 +31,8 @@ import org.apache.kafka.common.utils.Utils;
  * partition ({@link #partitionFor}), one shard per partition loaded from its leader's replica the moment the partition
  * gets a leader (at topic creation, on reopen and on every election) and unloaded when it loses it, the shard a
  * request may act on ({@link #activeShard}) or an inspection may read ({@link #shardOrNull}), and writes answered only
- * once replicated ({@link #append}, {@link #whenReplicated}). Owned by the cluster loop; no threads, no locks.
+ * once replicated ({@link #scheduleWriteOperation}, whose records the shard applies by the replay that also loads it;
+ * or the lower {@link #append} and {@link #whenReplicated}). Owned by the cluster loop; no threads, no locks.
  */
 public final class CoordinatorRuntime<S extends CoordinatorShard> {
 
@@ -152,6 +159,42 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
     }
 
     // ---- writes
+
+    /** Computes a write from the shard's current state; throws the ApiException Kafka would answer instead. */
+    public interface WriteOperation<S, T> {
+        CoordinatorResult<T> generate(S shard);
+    }
+
+    /**
+     * Kafka's {@code scheduleWriteOperation}: runs {@code op} on the shard of {@code key}, appends its records, replays
+     * them into the shard at once (so the next operation sees them, as Kafka's uncommitted state), and calls
+     * {@code respond} with the response and NONE once they are replicated. On an error ({@code op}'s, the routing's, or
+     * the write's, see {@link #whenReplicated}) {@code respond} gets a null response and the error.
+     */
+    public <T> void scheduleWriteOperation(int brokerId, String key, WriteOperation<S, T> op, BiConsumer<T, Errors> respond) {
+        CoordinatorResult<T> result;
+        S shard;
+        try {
+            shard = activeShard(brokerId, key);
+            result = op.generate(shard);
+        } catch (ApiException e) {
+            respond.accept(null, Errors.forException(e));
+            return;
+        }
+        if (result.records().isEmpty()) {
+            respond.accept(result.response(), Errors.NONE);
+            return;
+        }
+        MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, result.records().toArray(new SimpleRecord[0]));
+        List<Record> records = new ArrayList<>();
+        batch.records().forEach(records::add);
+        Write write = append(shard, batch);
+        long firstOffset = write.requiredOffset() - records.size();
+        for (int i = 0; i < records.size(); i++) {
+            shard.replay(firstOffset + i, records.get(i));
+        }
+        whenReplicated(write, error -> respond.accept(error == Errors.NONE ? result.response() : null, error));
+    }
 
     /** Appends {@code records} to the shard's partition on its leader (acks=1); answer after {@link #whenReplicated}. */
     public Write append(S shard, MemoryRecords records) {
