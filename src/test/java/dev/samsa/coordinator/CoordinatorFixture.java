@@ -34,6 +34,10 @@ public final class CoordinatorFixture implements AutoCloseable {
     public final ClusterState state;
 
     public CoordinatorFixture(Path dir, int brokers) {
+        this(dir, brokers, Map.of());
+    }
+
+    public CoordinatorFixture(Path dir, int brokers, Map<String, String> brokerConfigs) {
         ClusterClock clock = ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z"));
         this.loop = new ClusterLoop("coordinator-fixture-loop", clock, (brokerId, error) -> { }, () -> 0L);
         this.state = loop.call(() -> {
@@ -41,8 +45,9 @@ public final class CoordinatorFixture implements AutoCloseable {
             Timeline timeline = new Timeline(clock::milliseconds, () -> 0L);
             ClusterMetadata metadata = new ClusterMetadata(dir, MappedStores.detect(), random, timeline, clock::milliseconds);
             for (int id = 1; id <= brokers; id++) {
-                metadata.registerBroker(new BrokerInfo(id, "127.0.0.1", 0, null),
-                        new BrokerConfigs(Map.of("broker.id", Integer.toString(id)), new HashMap<>()));
+                Map<String, String> configs = new HashMap<>(brokerConfigs);
+                configs.put("broker.id", Integer.toString(id));
+                metadata.registerBroker(new BrokerInfo(id, "127.0.0.1", 0, null), new BrokerConfigs(configs, new HashMap<>()));
             }
             return new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()), new ProducerIdManager(metadata),
                     timeline, random, new EnumMap<>(ApiKeys.class), new FaultState());
