@@ -81,10 +81,6 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
         });
     }
 
-    public String topic() {
-        return topic;
-    }
-
     // ---- routing
 
     /** Kafka's rule: a key's partition is abs(key.hashCode()) modulo the partitions of the internal topic. */
