@@ -95,7 +95,7 @@ final class DescribeConfigsHandler implements ApiHandler {
                 .setIsSensitive(false)
                 .setConfigSource(source(e.source()))
                 .setSynonyms(synonyms)
-                .setConfigType(e.type() == null ? ConfigType.UNKNOWN.id() : ConfigType.valueOf(e.type().name()).id());
+                .setConfigType(ConfigType.valueOf(e.type().name()).id());
         // A config Samsa has no documentation for keeps the message's default (""), as it always has.
         return e.documentation() == null ? result : result.setDocumentation(docs ? e.documentation() : null);
     }
