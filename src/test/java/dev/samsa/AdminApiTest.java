@@ -227,6 +227,7 @@ class AdminApiTest {
 
         assertThat(config.get("num.partitions").value()).isEqualTo("2");
         assertThat(config.get("num.partitions").source()).isEqualTo(ConfigSource.STATIC_BROKER_CONFIG);
+        assertThat(config.get("num.partitions").documentation()).as("not asked for").isNull();
         assertThat(config.get("broker.id").value()).isEqualTo("2");
         assertThat(config.get("broker.id").isReadOnly()).isTrue();
         assertThat(config.get("log.segment.bytes").source()).isEqualTo(ConfigSource.DEFAULT_CONFIG);
