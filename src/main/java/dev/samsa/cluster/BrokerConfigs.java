@@ -26,7 +26,7 @@ public final class BrokerConfigs {
      * Samsa's test-friendly values (DESIGN.md): configured on every broker, so DescribeConfigs shows them as Kafka
      * shows a broker's configured value, STATIC_BROKER_CONFIG over Kafka's default. The builder's value wins.
      */
-    static final Map<String, String> TEST_DEFAULTS = Map.of(
+    private static final Map<String, String> TEST_DEFAULTS = Map.of(
             "group.initial.rebalance.delay.ms", "0",
             // Small so that a cluster starts fast.
             "offsets.topic.num.partitions", "5");
