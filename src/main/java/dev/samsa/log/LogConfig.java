@@ -38,12 +38,6 @@ public record LogConfig(
         }
     }
 
-    /** Kafka's defaults for every field. */
-    public static LogConfig defaults() {
-        return new LogConfig(1_073_741_824, 604_800_000L, 1_048_588, TimestampType.CREATE_TIME,
-                Long.MAX_VALUE, Long.MAX_VALUE, 4096, false, Long.MAX_VALUE, Long.MAX_VALUE);
-    }
-
     public LogConfig withSegmentBytes(int value) {
         return new LogConfig(value, segmentMs, maxMessageBytes, timestampType, flushMessages, flushMs,
                 indexIntervalBytes, compact, messageTimestampBeforeMaxMs, messageTimestampAfterMaxMs);

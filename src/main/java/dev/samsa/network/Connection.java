@@ -220,11 +220,11 @@ final class Connection implements KafkaRequest.Responder {
     private ByteBuffer encode(Outcome outcome) {
         KafkaRequest request = outcome.request;
         try {
-            return RequestCodec.encodeResponse(request.header(), outcome.response);
+            return RequestCodec.encodeResponse(request.header(), request.body().version(), outcome.response);
         } catch (Throwable e) {
             unexpected("encoding the answer to " + request + "; answering UNKNOWN_SERVER_ERROR instead", e);
             try {
-                return RequestCodec.encodeResponse(request.header(), request.body().getErrorResponse(0, e).data());
+                return RequestCodec.encodeResponse(request.header(), request.body().version(), request.body().getErrorResponse(0, e).data());
             } catch (Throwable again) {
                 log.warn("Closing connection from {}: no error answer to {} could be encoded either: {}",
                         request.describeClient(), request, again.toString());

@@ -73,19 +73,20 @@ public final class RequestCodec {
                     new ApiVersionsRequestData().setClientSoftwareName("samsa").setClientSoftwareVersion("0"),
                     header.apiVersion());
             decodeBody(decodeHeader(frame), frame, true);
-            encodeResponse(header, new org.apache.kafka.common.message.ApiVersionsResponseData());
+            encodeResponse(header, header.apiVersion(), new org.apache.kafka.common.message.ApiVersionsResponseData());
         } catch (LinkageError | RuntimeException e) {
             throw new IllegalStateException("Samsa's Kafka protocol codec cannot run with the kafka-clients on this "
                     + "classpath (" + org.apache.kafka.common.utils.AppInfoParser.getVersion() + "): " + e, e);
         }
     }
 
-    /** Header and body of a response, without the size prefix. */
-    public static ByteBuffer encodeResponse(RequestHeader requestHeader, ApiMessage response) {
-        short version = requestHeader.apiVersion();
-        if (requestHeader.apiKey() == ApiKeys.API_VERSIONS && !requestHeader.apiKey().isVersionSupported(version)) {
-            version = 0;
-        }
+    /**
+     * Header and body of a response, without the size prefix.
+     *
+     * @param version the version the request's body was read at ({@link #decodeBody}): the header's, except for an
+     *     ApiVersions request of a version this broker does not serve, answered at v0 as Kafka does
+     */
+    public static ByteBuffer encodeResponse(RequestHeader requestHeader, short version, ApiMessage response) {
         ResponseHeader header = new ResponseHeader(requestHeader.correlationId(), requestHeader.apiKey().responseHeaderVersion(version));
         return RequestUtils.serialize(header.data(), header.headerVersion(), response, version);
     }

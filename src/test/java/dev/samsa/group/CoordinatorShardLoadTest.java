@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.samsa.event.Timeline;
 import dev.samsa.log.LogConfig;
+import dev.samsa.log.LogConfigs;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.log.store.MappedStores;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,7 @@ class CoordinatorShardLoadTest {
     @Test
     void anUndecodableRecordIsSkippedAndReportedAndTheRestLoads() throws Exception {
         TopicPartition tp = new TopicPartition("orders", 0);
-        PartitionLog log = PartitionLog.open(tmp.resolve("__consumer_offsets-0"), LogConfig.defaults(), MappedStores.detect(), NOW);
+        PartitionLog log = PartitionLog.open(tmp.resolve("__consumer_offsets-0"), LogConfigs.defaults(), MappedStores.detect(), NOW);
         try {
             // A key of offset-commit type whose group length runs past the end: what a client once could produce.
             SimpleRecord garbage = new SimpleRecord(NOW, new byte[] {0, 1, 0x7F, (byte) 0xFF}, "x".getBytes(StandardCharsets.UTF_8));

@@ -29,7 +29,7 @@ class PartitionLogRecoveryTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.samsa.log.LogTestSupport#factories")
     void shouldRestoreRecordsStartOffsetEpochsAndProducersOnReopen(MappedStoreFactory stores) throws IOException {
-        LogConfig config = LogConfig.defaults().withSegmentBytes(batch("a", "b").sizeInBytes() * 2);
+        LogConfig config = LogConfigs.defaults().withSegmentBytes(batch("a", "b").sizeInBytes() * 2);
         try (PartitionLog log = PartitionLog.open(dir(), config, stores, NOW)) {
             log.appendAsLeader(batch("a", "b"), 1, NOW);
             log.appendAsLeader(batch("c", "d"), 1, NOW);
@@ -62,7 +62,7 @@ class PartitionLogRecoveryTest {
     @MethodSource("dev.samsa.log.LogTestSupport#factories")
     void shouldTruncateATornBatchAtTheTail(MappedStoreFactory stores) throws IOException {
         int written;
-        try (PartitionLog log = PartitionLog.open(dir(), LogConfig.defaults(), stores, NOW)) {
+        try (PartitionLog log = PartitionLog.open(dir(), LogConfigs.defaults(), stores, NOW)) {
             log.appendAsLeader(batch("a", "b"), 0, NOW);
             log.appendAsLeader(batch("c"), 0, NOW);
             written = log.read(0, Integer.MAX_VALUE, Long.MAX_VALUE, true).records().sizeInBytes();
@@ -74,12 +74,12 @@ class PartitionLogRecoveryTest {
             store.write(written, third);
         }
 
-        try (PartitionLog log = PartitionLog.open(dir(), LogConfig.defaults(), stores, NOW)) {
+        try (PartitionLog log = PartitionLog.open(dir(), LogConfigs.defaults(), stores, NOW)) {
             assertThat(log.logEndOffset()).isEqualTo(3);
             assertThat(readAll(log, 0)).containsExactly("0:a", "1:b", "2:c");
             log.appendAsLeader(batch("g"), 0, NOW);
         }
-        try (PartitionLog log = PartitionLog.open(dir(), LogConfig.defaults(), stores, NOW)) {
+        try (PartitionLog log = PartitionLog.open(dir(), LogConfigs.defaults(), stores, NOW)) {
             assertThat(readAll(log, 0)).containsExactly("0:a", "1:b", "2:c", "3:g");
         }
     }
@@ -87,7 +87,7 @@ class PartitionLogRecoveryTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.samsa.log.LogTestSupport#factories")
     void shouldTruncateAtACorruptBatchAndDropLaterSegments(MappedStoreFactory stores) throws IOException {
-        LogConfig config = LogConfig.defaults().withSegmentBytes(batch("a", "b").sizeInBytes() * 2);
+        LogConfig config = LogConfigs.defaults().withSegmentBytes(batch("a", "b").sizeInBytes() * 2);
         try (PartitionLog log = PartitionLog.open(dir(), config, stores, NOW)) {
             log.appendAsLeader(batch("a", "b"), 0, NOW);
             log.appendAsLeader(batch("c", "d"), 0, NOW);
@@ -110,7 +110,7 @@ class PartitionLogRecoveryTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.samsa.log.LogTestSupport#factories")
     void shouldLoseOnlyUnflushedBatchesOnPowerLoss(MappedStoreFactory stores) throws IOException {
-        PartitionLog log = PartitionLog.open(dir(), LogConfig.defaults(), stores, NOW);
+        PartitionLog log = PartitionLog.open(dir(), LogConfigs.defaults(), stores, NOW);
         log.appendAsLeader(batch("a", "b"), 0, NOW);
         log.flush(NOW + 5);
         log.appendAsLeader(batch("c", "d"), 0, NOW);
@@ -120,7 +120,7 @@ class PartitionLogRecoveryTest {
         // Keep 20 bytes of the unflushed batch: torn in the middle of its header.
         log.closeWithPowerLoss(20);
 
-        try (PartitionLog reopened = PartitionLog.open(dir(), LogConfig.defaults(), stores, NOW)) {
+        try (PartitionLog reopened = PartitionLog.open(dir(), LogConfigs.defaults(), stores, NOW)) {
             assertThat(reopened.logEndOffset()).isEqualTo(2);
             assertThat(readAll(reopened, 0)).containsExactly("0:a", "1:b");
         }
@@ -129,12 +129,12 @@ class PartitionLogRecoveryTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.samsa.log.LogTestSupport#factories")
     void shouldStartEmptyAtTheCheckpointWhenPowerLossTookEverythingAboveIt(MappedStoreFactory stores) throws IOException {
-        PartitionLog log = PartitionLog.open(dir(), LogConfig.defaults(), stores, NOW);
+        PartitionLog log = PartitionLog.open(dir(), LogConfigs.defaults(), stores, NOW);
         log.appendAsLeader(batch("a", "b", "c"), 0, NOW);
         log.deleteRecordsBefore(2);
         log.closeWithPowerLoss(0);
 
-        try (PartitionLog reopened = PartitionLog.open(dir(), LogConfig.defaults(), stores, NOW)) {
+        try (PartitionLog reopened = PartitionLog.open(dir(), LogConfigs.defaults(), stores, NOW)) {
             assertThat(reopened.logStartOffset()).isEqualTo(2);
             assertThat(reopened.logEndOffset()).isEqualTo(2);
             assertThat(reopened.appendAsLeader(batch("d"), 1, NOW).firstOffset()).isEqualTo(2);

@@ -51,7 +51,7 @@ class PartitionLogTest {
 
     @Test
     void shouldReadBackWhatWasAppendedWithAssignedOffsets() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
 
         LogAppendInfo first = log.appendAsLeader(batch("a", "b"), 3, NOW);
         LogAppendInfo second = log.appendAsLeader(batch("c"), 3, NOW);
@@ -67,7 +67,7 @@ class PartitionLogTest {
 
     @Test
     void shouldReturnTheWholeBatchWhenFetchingFromTheMiddleOfIt() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         log.appendAsLeader(batch("a", "b", "c"), 0, NOW);
         log.appendAsLeader(batch("d", "e"), 0, NOW);
 
@@ -79,7 +79,7 @@ class PartitionLogTest {
 
     @Test
     void shouldStopAtMaxBytesButReturnOneWholeBatchWhenMinOneBatch() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         log.appendAsLeader(batch("a", "b"), 0, NOW);
         log.appendAsLeader(batch("c", "d"), 0, NOW);
         int firstBatchSize = log.read(0, Integer.MAX_VALUE, 2, false).records().sizeInBytes();
@@ -92,7 +92,7 @@ class PartitionLogTest {
 
     @Test
     void shouldNotReturnBatchesReachingMaxOffsetExclusive() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         log.appendAsLeader(batch("a", "b"), 0, NOW);
         log.appendAsLeader(batch("c", "d"), 0, NOW);
 
@@ -104,7 +104,7 @@ class PartitionLogTest {
 
     @Test
     void shouldRejectReadsOutsideTheLog() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         log.appendAsLeader(batch("a"), 0, NOW);
 
         assertThatThrownBy(() -> log.read(2, 100, Long.MAX_VALUE, true)).isInstanceOf(OffsetOutOfRangeException.class);
@@ -115,7 +115,7 @@ class PartitionLogTest {
     @Test
     void shouldRollWhenTheSegmentWouldExceedSegmentBytes() throws IOException {
         int batchSize = batch("a", "b").sizeInBytes();
-        open(LogConfig.defaults().withSegmentBytes(batchSize * 2));
+        open(LogConfigs.defaults().withSegmentBytes(batchSize * 2));
 
         log.appendAsLeader(batch("a", "b"), 0, NOW);
         log.appendAsLeader(batch("c", "d"), 0, NOW);
@@ -130,7 +130,7 @@ class PartitionLogTest {
 
     @Test
     void shouldRollWhenTheSegmentIsOlderThanSegmentMs() throws IOException {
-        open(LogConfig.defaults().withSegmentMs(1000));
+        open(LogConfigs.defaults().withSegmentMs(1000));
 
         log.appendAsLeader(batch("a"), 0, NOW);
         log.appendAsLeader(batch("b"), 0, NOW + 999);
@@ -145,7 +145,7 @@ class PartitionLogTest {
 
     @Test
     void shouldTimeSegmentMsFromTheFirstBatchThatSurvivesATruncation() throws IOException {
-        open(LogConfig.defaults().withSegmentMs(1000));
+        open(LogConfigs.defaults().withSegmentMs(1000));
         log.appendAsFollower(MemoryRecords.withRecords(0, Compression.NONE, LogTestSupport.simple(NOW, "a")), NOW);
         log.appendAsFollower(MemoryRecords.withRecords(1, Compression.NONE, LogTestSupport.simple(NOW, "b")), NOW + 900);
 
@@ -159,7 +159,7 @@ class PartitionLogTest {
 
     @Test
     void shouldFindTheFirstRecordAtOrAfterATimestamp() throws IOException {
-        open(LogConfig.defaults().withIndexIntervalBytes(1).withSegmentBytes(300));
+        open(LogConfigs.defaults().withIndexIntervalBytes(1).withSegmentBytes(300));
         log.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
                 new SimpleRecord(NOW + 10, "k".getBytes(), "a".getBytes()),
                 new SimpleRecord(NOW + 30, "k".getBytes(), "b".getBytes()),
@@ -177,7 +177,7 @@ class PartitionLogTest {
 
     @Test
     void shouldStampLogAppendTimeOnEveryRecord() throws IOException {
-        open(LogConfig.defaults().withTimestampType(TimestampType.LOG_APPEND_TIME));
+        open(LogConfigs.defaults().withTimestampType(TimestampType.LOG_APPEND_TIME));
 
         LogAppendInfo info = log.appendAsLeader(batchAt(5, "a", "b"), 0, NOW + 7);
 
@@ -192,7 +192,7 @@ class PartitionLogTest {
 
     @Test
     void shouldAnswerNoneForTheMaxTimestampOfAnEmptyLog() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
 
         assertThat(log.maxTimestamp()).isEqualTo(TimestampAndOffset.NONE);
         assertThat(log.offsetForTimestamp(0)).isEmpty();
@@ -200,7 +200,7 @@ class PartitionLogTest {
 
     @Test
     void shouldRejectABatchWithABadCrc() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         MemoryRecords records = batch("a");
         records.buffer().put(DefaultRecordBatch.RECORD_BATCH_OVERHEAD + 2, (byte) 0x55);
 
@@ -212,14 +212,14 @@ class PartitionLogTest {
     @Test
     void shouldRejectABatchLargerThanMaxMessageBytes() throws IOException {
         MemoryRecords records = batch("a", "b", "c");
-        open(LogConfig.defaults().withMaxMessageBytes(records.sizeInBytes() - 1));
+        open(LogConfigs.defaults().withMaxMessageBytes(records.sizeInBytes() - 1));
 
         assertThatThrownBy(() -> log.appendAsLeader(records, 0, NOW)).isInstanceOf(RecordTooLargeException.class);
     }
 
     @Test
     void shouldRejectARecordWithoutKeyOnACompactedTopic() throws IOException {
-        open(LogConfig.defaults().withCompact(true));
+        open(LogConfigs.defaults().withCompact(true));
         MemoryRecords records = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(NOW, null, "v".getBytes()));
 
         assertThatThrownBy(() -> log.appendAsLeader(records, 0, NOW)).isInstanceOf(InvalidRecordException.class)
@@ -228,7 +228,7 @@ class PartitionLogTest {
 
     @Test
     void shouldRejectOldMagic() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         MemoryRecords records = MemoryRecords.withRecords(RecordBatch.MAGIC_VALUE_V1, Compression.NONE,
                 new SimpleRecord(NOW, "k".getBytes(), "v".getBytes()));
 
@@ -237,7 +237,7 @@ class PartitionLogTest {
 
     @Test
     void shouldRejectTimestampsTooFarFromNow() throws IOException {
-        open(LogConfig.defaults().withMessageTimestampBeforeMaxMs(1000).withMessageTimestampAfterMaxMs(1000));
+        open(LogConfigs.defaults().withMessageTimestampBeforeMaxMs(1000).withMessageTimestampAfterMaxMs(1000));
 
         log.appendAsLeader(batchAt(NOW - 1000, "exactly at the bound"), 0, NOW);
         assertThatThrownBy(() -> log.appendAsLeader(batchAt(NOW - 1001, "a"), 0, NOW))
@@ -248,7 +248,7 @@ class PartitionLogTest {
 
     @Test
     void shouldKeepCompressedBatchesAsTheClientSentThem() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         MemoryRecords records = MemoryRecords.withRecords(Compression.gzip().build(), LogTestSupport.simple(NOW, "a", "b"));
 
         log.appendAsLeader(records, 0, NOW);
@@ -260,7 +260,7 @@ class PartitionLogTest {
 
     @Test
     void shouldFlushWhenUnflushedMessagesReachFlushMessages() throws IOException {
-        open(LogConfig.defaults().withFlushMessages(3));
+        open(LogConfigs.defaults().withFlushMessages(3));
 
         log.appendAsLeader(batch("a", "b"), 0, NOW + 1);
         assertThat(log.unflushedMessages()).isEqualTo(2);
@@ -274,7 +274,7 @@ class PartitionLogTest {
 
     @Test
     void shouldDropWholeBatchesFromTheTruncationOffsetOn() throws IOException {
-        open(LogConfig.defaults().withSegmentBytes(batch("a", "b").sizeInBytes()));
+        open(LogConfigs.defaults().withSegmentBytes(batch("a", "b").sizeInBytes()));
         log.appendAsLeader(batch("a", "b"), 1, NOW);
         log.appendAsLeader(batch("c", "d"), 2, NOW);
         log.appendAsLeader(batch("e", "f"), 3, NOW);
@@ -292,7 +292,7 @@ class PartitionLogTest {
 
     @Test
     void shouldDropTheWholeBatchWhenTruncatingInsideIt() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         log.appendAsLeader(batch("a", "b"), 0, NOW);
         log.appendAsLeader(batch("c", "d", "e"), 0, NOW);
 
@@ -304,7 +304,7 @@ class PartitionLogTest {
 
     @Test
     void shouldAnswerEndOffsetsForLeaderEpochsAsKafka() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         assertThat(log.endOffsetForEpoch(0)).isEqualTo(EpochEndOffset.UNDEFINED);
         log.appendAsLeader(batch("a", "b"), 2, NOW);   // epoch 2 starts at 0
         log.appendAsLeader(batch("c"), 2, NOW);
@@ -323,7 +323,7 @@ class PartitionLogTest {
 
     @Test
     void shouldDeleteWholeSegmentsBelowTheNewLogStartOffset() throws IOException {
-        open(LogConfig.defaults().withSegmentBytes(batch("a", "b").sizeInBytes()));
+        open(LogConfigs.defaults().withSegmentBytes(batch("a", "b").sizeInBytes()));
         log.appendAsLeader(batch("a", "b"), 0, NOW);
         log.appendAsLeader(batch("c", "d"), 0, NOW);
         log.appendAsLeader(batch("e", "f"), 0, NOW);
@@ -342,7 +342,7 @@ class PartitionLogTest {
 
     @Test
     void shouldDeleteTheDirectory() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         log.appendAsLeader(batch("a"), 0, NOW);
 
         log.delete();
@@ -352,7 +352,7 @@ class PartitionLogTest {
 
     @Test
     void shouldAcceptSeveralBatchesInOneAppend() throws IOException {
-        open(LogConfig.defaults());
+        open(LogConfigs.defaults());
         ByteBuffer buffer = ByteBuffer.allocate(1024);
         buffer.put(batch("a", "b").buffer()).put(batch("c").buffer()).flip();
 

@@ -28,7 +28,7 @@ class ProducerStateTest {
 
     @BeforeEach
     void openLog() throws IOException {
-        log = PartitionLog.open(tmp.resolve("payments-0"), LogConfig.defaults(), MappedStores.detect(), NOW);
+        log = PartitionLog.open(tmp.resolve("payments-0"), LogConfigs.defaults(), MappedStores.detect(), NOW);
     }
 
     @AfterEach
