@@ -227,9 +227,49 @@ class AdminApiTest {
 
         assertThat(config.get("num.partitions").value()).isEqualTo("2");
         assertThat(config.get("num.partitions").source()).isEqualTo(ConfigSource.STATIC_BROKER_CONFIG);
+        assertThat(config.get("num.partitions").documentation()).as("not asked for").isNull();
         assertThat(config.get("broker.id").value()).isEqualTo("2");
         assertThat(config.get("broker.id").isReadOnly()).isTrue();
         assertThat(config.get("log.segment.bytes").source()).isEqualTo(ConfigSource.DEFAULT_CONFIG);
+    }
+
+    @Test
+    void describeConfigsOfABrokerListsEverySynonymAndTheConfigDefType() throws Exception {
+        ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
+        try (KafkaCluster configured = KafkaCluster.builder().brokerConfig("log.segment.bytes", "2097152").start();
+             Admin configuredAdmin = Admin.create(configured.adminConfig())) {
+            // Both dynamic levels of a config Kafka can change dynamically.
+            configuredAdmin.incrementalAlterConfigs(Map.of(
+                    broker, List.of(new AlterConfigOp(new ConfigEntry("log.segment.bytes", "8388608"), AlterConfigOp.OpType.SET)),
+                    new ConfigResource(ConfigResource.Type.BROKER, ""),
+                    List.of(new AlterConfigOp(new ConfigEntry("log.segment.bytes", "4194304"), AlterConfigOp.OpType.SET))))
+                    .all().get(TIMEOUT_S, TimeUnit.SECONDS);
+
+            Config config = configuredAdmin.describeConfigs(List.of(broker),
+                            new DescribeConfigsOptions().includeSynonyms(true).includeDocumentation(true))
+                    .all().get(TIMEOUT_S, TimeUnit.SECONDS).get(broker);
+
+            ConfigEntry segment = config.get("log.segment.bytes");
+            assertThat(segment.value()).isEqualTo("8388608");
+            assertThat(segment.source()).isEqualTo(ConfigSource.DYNAMIC_BROKER_CONFIG);
+            assertThat(segment.synonyms()).as("the static value though a dynamic one wins")
+                    .extracting(ConfigEntry.ConfigSynonym::value, ConfigEntry.ConfigSynonym::source)
+                    .containsExactly(tuple("8388608", ConfigSource.DYNAMIC_BROKER_CONFIG),
+                            tuple("4194304", ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
+                            tuple("2097152", ConfigSource.STATIC_BROKER_CONFIG),
+                            tuple("1073741824", ConfigSource.DEFAULT_CONFIG));
+            assertThat(segment.type()).isEqualTo(ConfigEntry.ConfigType.INT);
+            assertThat(config.get("broker.id").type()).isEqualTo(ConfigEntry.ConfigType.INT);
+            assertThat(config.get("auto.create.topics.enable").type()).isEqualTo(ConfigEntry.ConfigType.BOOLEAN);
+            assertThat(config.get("log.cleanup.policy").type()).isEqualTo(ConfigEntry.ConfigType.LIST);
+            ConfigEntry delay = config.get("group.initial.rebalance.delay.ms");
+            assertThat(delay.value()).isEqualTo("0");
+            assertThat(delay.source()).as("Samsa's test default is the broker's configured value")
+                    .isEqualTo(ConfigSource.STATIC_BROKER_CONFIG);
+            assertThat(delay.synonyms()).extracting(ConfigEntry.ConfigSynonym::value, ConfigEntry.ConfigSynonym::source)
+                    .containsExactly(tuple("0", ConfigSource.STATIC_BROKER_CONFIG), tuple("3000", ConfigSource.DEFAULT_CONFIG));
+            assertThat(config.get("offsets.topic.num.partitions").source()).isEqualTo(ConfigSource.STATIC_BROKER_CONFIG);
+        }
     }
 
     @Test

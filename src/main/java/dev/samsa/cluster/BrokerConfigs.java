@@ -22,6 +22,15 @@ public final class BrokerConfigs {
     static final Set<String> READ_ONLY = Set.of("broker.id", "socket.request.max.bytes", "offsets.topic.num.partitions",
             "offsets.topic.replication.factor", "log.dirs");
 
+    /**
+     * Samsa's test-friendly values (DESIGN.md): configured on every broker, so DescribeConfigs shows them as Kafka
+     * shows a broker's configured value, STATIC_BROKER_CONFIG over Kafka's default. The builder's value wins.
+     */
+    private static final Map<String, String> TEST_DEFAULTS = Map.of(
+            "group.initial.rebalance.delay.ms", "0",
+            // Small so that a cluster starts fast.
+            "offsets.topic.num.partitions", "5");
+
     private static final ConfigDef DEF = new ConfigDef();
 
     static {
@@ -30,8 +39,7 @@ public final class BrokerConfigs {
         define("broker.id", Type.INT, "-1");
         define("default.replication.factor", Type.INT, "1");
         define("delete.topic.enable", Type.BOOLEAN, "true");
-        // Samsa's test default (DESIGN.md); Kafka's is 3000, and DescribeConfigs shows 0 as DEFAULT_CONFIG.
-        define("group.initial.rebalance.delay.ms", Type.INT, "0");
+        define("group.initial.rebalance.delay.ms", Type.INT, "3000");
         define("group.max.session.timeout.ms", Type.INT, "1800000");
         define("group.max.size", Type.INT, "2147483647");
         define("group.min.session.timeout.ms", Type.INT, "6000");
@@ -43,8 +51,7 @@ public final class BrokerConfigs {
         define("offsets.commit.timeout.ms", Type.INT, "5000");
         define("offsets.retention.check.interval.ms", Type.LONG, "600000");
         define("offsets.retention.minutes", Type.INT, "10080");
-        // Small so that a cluster starts fast (DESIGN.md); Kafka's is 50.
-        define("offsets.topic.num.partitions", Type.INT, "5");
+        define("offsets.topic.num.partitions", Type.INT, "50");
         define("offsets.topic.replication.factor", Type.SHORT, "3");
         define("replica.lag.time.max.ms", Type.LONG, "30000");
         define("socket.request.max.bytes", Type.INT, "104857600");
@@ -73,7 +80,9 @@ public final class BrokerConfigs {
      */
     public BrokerConfigs(Map<String, String> staticConfigs, Map<String, String> dynamicClusterDefaults) {
         staticConfigs.forEach(BrokerConfigs::validate);
-        this.staticConfigs = Map.copyOf(staticConfigs);
+        Map<String, String> configured = new LinkedHashMap<>(TEST_DEFAULTS);
+        configured.putAll(staticConfigs);
+        this.staticConfigs = Map.copyOf(configured);
         this.dynamicClusterDefaults = dynamicClusterDefaults;
     }
 
@@ -95,6 +104,10 @@ public final class BrokerConfigs {
             return null;
         }
         return ConfigDef.convertToString(key.defaultValue, key.type);
+    }
+
+    static Type type(String name) {
+        return DEF.configKeys().get(name).type;
     }
 
     static boolean isReadOnly(String name) {
@@ -154,6 +167,11 @@ public final class BrokerConfigs {
 
     public boolean getBoolean(String name) {
         return Boolean.parseBoolean(get(name).trim());
+    }
+
+    /** What the broker was configured with: the builder's configs over Samsa's test defaults. */
+    Map<String, String> staticConfigs() {
+        return staticConfigs;
     }
 
     Map<String, String> dynamicBrokerConfigs() {

@@ -11,7 +11,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 /**
  * Everything a handler may touch, in one place: metadata, timers, the purgatory, producer ids, the timeline, the
  * cluster's one seeded generator, and the services built on them once (controller, replica manager, replica fetcher,
- * as a Kafka broker builds its own at startup). Owned by the cluster loop.
+ * reassignments, leader balancer, log retention, as a Kafka broker builds its own at startup). Owned by the cluster
+ * loop.
  */
 public final class ClusterState {
 
@@ -26,6 +27,9 @@ public final class ClusterState {
     private final Controller controller;
     private final ReplicaManager replicaManager;
     private final ReplicaFetcher fetcher;
+    private final Reassignments reassignments;
+    private final LeaderBalancer leaderBalancer;
+    private final LogRetention logRetention;
 
     public ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
                         ProducerIdManager producerIds, Timeline timeline, Random random,
@@ -41,6 +45,9 @@ public final class ClusterState {
         this.controller = new Controller(this);
         this.replicaManager = new ReplicaManager(this);
         this.fetcher = new ReplicaFetcher(this);
+        this.reassignments = new Reassignments(this);
+        this.leaderBalancer = new LeaderBalancer(this);
+        this.logRetention = new LogRetention(this);
     }
 
     public ClusterLoop loop() {
@@ -81,6 +88,18 @@ public final class ClusterState {
 
     public ReplicaFetcher fetcher() {
         return fetcher;
+    }
+
+    public Reassignments reassignments() {
+        return reassignments;
+    }
+
+    LeaderBalancer leaderBalancer() {
+        return leaderBalancer;
+    }
+
+    LogRetention logRetention() {
+        return logRetention;
     }
 
     /** Requests handled per API since start, for tests and benchmarks. */

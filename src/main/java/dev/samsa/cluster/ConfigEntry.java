@@ -8,7 +8,7 @@ import org.apache.kafka.common.config.ConfigDef;
  *
  * @param value null for a broker config without a value
  * @param source the source of the first synonym, else DEFAULT_CONFIG
- * @param type null where Samsa does not report it (UNKNOWN)
+ * @param type the ConfigDef type Kafka defines the config with
  * @param documentation null where Samsa does not report it
  * @param synonyms the config at every level that sets it, most specific first
  */

@@ -20,7 +20,8 @@ import org.apache.kafka.common.errors.InvalidRequestException;
  * <li>Broker "N" (any live broker, Kafka only accepts the receiving one): every broker config Samsa knows, read-only
  * as Kafka marks them. Broker "": the cluster-wide dynamic defaults only.</li>
  * </ul>
- * Not implemented: Kafka's alias names (log.retention.hours, ...); the type and documentation of broker-only configs.
+ * Not implemented: Kafka's alias names (log.retention.hours, ...); the documentation of broker configs, which Kafka
+ * keeps in its server jars, not in kafka-clients.
  */
 public final class ConfigHelper {
 
@@ -64,10 +65,8 @@ public final class ConfigHelper {
         List<ConfigEntry> entries = new ArrayList<>();
         for (String name : names) {
             List<Synonym> synonyms = brokerSynonyms(name, configs, perBroker);
-            String topicConfig = TopicConfigs.topicConfigOf(name);
             entries.add(new ConfigEntry(name, perBroker ? configs.get(name) : configs.dynamicClusterDefaults().get(name),
-                    sourceOf(synonyms), BrokerConfigs.isReadOnly(name),
-                    topicConfig == null ? null : TopicConfigs.type(topicConfig), null, synonyms));
+                    sourceOf(synonyms), BrokerConfigs.isReadOnly(name), BrokerConfigs.type(name), null, synonyms));
         }
         return entries;
     }
@@ -110,9 +109,8 @@ public final class ConfigHelper {
         if (!perBroker) {
             return synonyms;
         }
-        BrokerConfigs.Value winner = configs.describe(name);
-        if (winner.source() == Source.STATIC_BROKER_CONFIG) {
-            synonyms.add(new Synonym(name, winner.value(), Source.STATIC_BROKER_CONFIG));
+        if (configs.staticConfigs().containsKey(name)) {
+            synonyms.add(new Synonym(name, configs.staticConfigs().get(name), Source.STATIC_BROKER_CONFIG));
         }
         String kafkaDefault = BrokerConfigs.kafkaDefault(name);
         if (kafkaDefault != null) {

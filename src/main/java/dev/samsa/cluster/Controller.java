@@ -199,9 +199,9 @@ public final class Controller {
 
     /** What the controller does when it takes office: resumes persisted reassignments, starts the imbalance check. */
     public void activate() {
-        new Reassignments(cluster).resumePersisted();
-        new LeaderBalancer(cluster).schedule();
-        new LogRetention(cluster).schedule();
+        cluster.reassignments().resumePersisted();
+        cluster.leaderBalancer().schedule();
+        cluster.logRetention().schedule();
     }
 
     void changeLeader(Partition partition, int chosen, List<Integer> newIsr, boolean unclean, String reason) {
@@ -249,7 +249,7 @@ public final class Controller {
         isr.add(follower);
         partition.setIsr(isr);
         cluster.timeline().record(new IsrExpanded(partition.topic().name(), partition.index(), isr, follower));
-        new Reassignments(cluster).maybeComplete(partition);
+        cluster.reassignments().maybeComplete(partition);
     }
 
     void removeFromIsr(Partition partition, int follower, String reason) {

@@ -35,7 +35,7 @@ public final class Reassignments {
 
     private final ClusterState cluster;
 
-    public Reassignments(ClusterState cluster) {
+    Reassignments(ClusterState cluster) {
         this.cluster = cluster;
     }
 

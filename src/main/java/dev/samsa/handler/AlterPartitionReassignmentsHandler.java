@@ -37,7 +37,7 @@ final class AlterPartitionReassignmentsHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         AlterPartitionReassignmentsRequestData data = request.data();
-        Reassignments reassignments = new Reassignments(broker.cluster());
+        Reassignments reassignments = broker.cluster().reassignments();
         AlterPartitionReassignmentsResponseData response = new AlterPartitionReassignmentsResponseData()
                 .setErrorCode(Errors.NONE.code()).setErrorMessage(null);
         if (request.version() >= 1) {

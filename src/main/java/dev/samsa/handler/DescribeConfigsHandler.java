@@ -95,9 +95,12 @@ final class DescribeConfigsHandler implements ApiHandler {
                 .setIsSensitive(false)
                 .setConfigSource(source(e.source()))
                 .setSynonyms(synonyms)
-                .setConfigType(e.type() == null ? ConfigType.UNKNOWN.id() : ConfigType.valueOf(e.type().name()).id());
-        // A config Samsa has no documentation for keeps the message's default (""), as it always has.
-        return e.documentation() == null ? result : result.setDocumentation(docs ? e.documentation() : null);
+                .setConfigType(ConfigType.valueOf(e.type().name()).id());
+        if (!docs) {
+            return result.setDocumentation(null);
+        }
+        // Kafka keeps a broker config's documentation in its server jars, not in kafka-clients: the default, "".
+        return e.documentation() == null ? result : result.setDocumentation(e.documentation());
     }
 
     static byte source(ConfigEntry.Source source) {

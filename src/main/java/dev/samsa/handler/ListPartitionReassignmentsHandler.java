@@ -34,7 +34,7 @@ final class ListPartitionReassignmentsHandler implements ApiHandler {
         ListPartitionReassignmentsRequestData data = request.data();
         List<Partition> partitions = new ArrayList<>();
         if (data.topics() == null) {
-            partitions.addAll(new Reassignments(broker.cluster()).inProgress());
+            partitions.addAll(broker.cluster().reassignments().inProgress());
         } else {
             for (ListPartitionReassignmentsRequestData.ListPartitionReassignmentsTopics t : data.topics()) {
                 Topic topic = broker.cluster().metadata().topic(t.name());

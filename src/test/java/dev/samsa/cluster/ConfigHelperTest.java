@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.samsa.cluster.ConfigEntry.Source;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
@@ -81,7 +82,10 @@ class ConfigHelperTest {
         assertThat(id.value()).isEqualTo("2");
         assertThat(id.readOnly()).isTrue();
         assertThat(id.source()).isEqualTo(Source.STATIC_BROKER_CONFIG);
-        assertThat(id.type()).as("a broker-only config's type is not reported").isNull();
+        assertThat(id.type()).as("a broker-only config's ConfigDef type").isEqualTo(ConfigDef.Type.INT);
+        assertThat(entry(entries, "auto.create.topics.enable").type()).isEqualTo(ConfigDef.Type.BOOLEAN);
+        assertThat(entry(entries, "offsets.topic.replication.factor").type()).isEqualTo(ConfigDef.Type.SHORT);
+        assertThat(entry(entries, "leader.imbalance.check.interval.seconds").type()).isEqualTo(ConfigDef.Type.LONG);
         ConfigEntry partitions = entry(entries, "num.partitions");
         assertThat(partitions.value()).isEqualTo("4");
         assertThat(partitions.readOnly()).isFalse();
@@ -92,6 +96,52 @@ class ConfigHelperTest {
         assertThat(segment.type()).as("the type of segment.bytes").isEqualTo(ConfigDef.Type.INT);
         assertThat(entry(ConfigHelper.describeBroker("1", metadata), "num.partitions").source())
                 .as("set on broker 2 only").isEqualTo(Source.DEFAULT_CONFIG);
+    }
+
+    @Test
+    void aBrokerConfigListsEveryLevelThatSetsItNotOnlyTheWinner() {
+        metadata.controllerConfigs().dynamicClusterDefaults().put("log.retention.ms", "3600000");
+        metadata.brokerConfigs(2).dynamicBrokerConfigs().put("log.retention.ms", "60000");
+
+        ConfigEntry retention = entry(ConfigHelper.describeBroker("2", metadata), "log.retention.ms");
+
+        assertThat(retention.value()).isEqualTo("60000");
+        assertThat(retention.source()).isEqualTo(Source.DYNAMIC_BROKER_CONFIG);
+        assertThat(retention.synonyms()).as("Kafka's ConfigHelper.configSynonyms: each source with a value, in precedence")
+                .extracting(ConfigEntry.Synonym::name, ConfigEntry.Synonym::value, ConfigEntry.Synonym::source)
+                .containsExactly(tuple("log.retention.ms", "60000", Source.DYNAMIC_BROKER_CONFIG),
+                        tuple("log.retention.ms", "3600000", Source.DYNAMIC_DEFAULT_BROKER_CONFIG),
+                        tuple("log.retention.ms", "7200000", Source.STATIC_BROKER_CONFIG));
+        ConfigEntry topicRetention = entry(ConfigHelper.describeTopic(Map.of(),
+                metadata.effectiveConfig(metadata.createTopic("t", 1, 1, List.of(), Map.of(), false), 2),
+                metadata.brokerConfigs(2)), "retention.ms");
+        assertThat(topicRetention.synonyms()).extracting(ConfigEntry.Synonym::source)
+                .containsExactly(Source.DYNAMIC_BROKER_CONFIG, Source.DYNAMIC_DEFAULT_BROKER_CONFIG,
+                        Source.STATIC_BROKER_CONFIG);
+    }
+
+    @Test
+    void samsasTestDefaultsAreTheBrokersConfiguredValuesOverKafkasDefaults() {
+        List<ConfigEntry> entries = ConfigHelper.describeBroker("1", metadata);
+
+        ConfigEntry delay = entry(entries, "group.initial.rebalance.delay.ms");
+        assertThat(delay.value()).isEqualTo("0");
+        assertThat(delay.source()).isEqualTo(Source.STATIC_BROKER_CONFIG);
+        assertThat(delay.synonyms()).extracting(ConfigEntry.Synonym::value, ConfigEntry.Synonym::source)
+                .containsExactly(tuple("0", Source.STATIC_BROKER_CONFIG), tuple("3000", Source.DEFAULT_CONFIG));
+        ConfigEntry offsetsPartitions = entry(entries, "offsets.topic.num.partitions");
+        assertThat(offsetsPartitions.value()).isEqualTo("5");
+        assertThat(offsetsPartitions.synonyms()).extracting(ConfigEntry.Synonym::value, ConfigEntry.Synonym::source)
+                .containsExactly(tuple("5", Source.STATIC_BROKER_CONFIG), tuple("50", Source.DEFAULT_CONFIG));
+    }
+
+    @Test
+    void theBuildersValueReplacesATestDefault() {
+        BrokerConfigs configs = new BrokerConfigs(Map.of("offsets.topic.num.partitions", "3"), new HashMap<>());
+
+        assertThat(configs.getInt("offsets.topic.num.partitions")).isEqualTo(3);
+        assertThat(configs.getInt("group.initial.rebalance.delay.ms")).isZero();
+        assertThat(configs.staticConfigs()).containsEntry("offsets.topic.num.partitions", "3");
     }
 
     @Test
