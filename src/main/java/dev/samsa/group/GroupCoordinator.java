@@ -1,10 +1,10 @@
 package dev.samsa.group;
 
 import dev.samsa.cluster.BrokerConfigs;
-import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.Topic;
+import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.event.CoordinatorUnloaded;
 import dev.samsa.event.GroupCreated;
 import dev.samsa.event.GroupRemoved;
@@ -232,10 +232,6 @@ public final class GroupCoordinator implements ClassicGroupContext {
     /** ListGroups on one broker: the groups of the partitions it coordinates. */
     public List<ClassicGroup> listGroups(int brokerId) {
         List<ClassicGroup> all = new ArrayList<>();
-        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
-        if (topic == null) {
-            return all;
-        }
         for (GroupCoordinatorShard shard : runtime.shards()) {
             if (shard.brokerId == brokerId) {
                 all.addAll(shard.groups.values());
