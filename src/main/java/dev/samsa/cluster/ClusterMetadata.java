@@ -223,6 +223,7 @@ public final class ClusterMetadata {
         topics.put(name, topic);
         topicsById.put(topic.id(), topic);
         timeline.record(new TopicCreated(name, replicas.size(), replicas.get(0).size(), topic.id().toString()));
+        announceLeaders(topic.partitions());
         return topic;
     }
 
@@ -319,6 +320,7 @@ public final class ClusterMetadata {
         replicas.forEach(r -> addPartition(topic, r));
         persist(topic);
         timeline.record(new PartitionsCreated(name, newCount));
+        announceLeaders(topic.partitions().subList(current, newCount));
     }
 
     public void deleteTopic(String name) {
@@ -389,7 +391,11 @@ public final class ClusterMetadata {
             partition.leaderLog().assignLeaderEpoch(epoch);
         }
         partition.resetHighWatermark(highWatermark == Long.MAX_VALUE ? 0 : highWatermark);
-        leaderChanged(partition, -1, partition.leader());
+    }
+
+    /** A published partition's first leader is a leader change too, so that a coordinator loads it at once. */
+    private void announceLeaders(List<Partition> partitions) {
+        partitions.forEach(p -> leaderChanged(p, -1, p.leader()));
     }
 
     private Path logDir(Topic topic, Partition partition, int broker) {
@@ -431,6 +437,7 @@ public final class ClusterMetadata {
             topics.put(topic.name(), topic);
             topicsById.put(topic.id(), topic);
             stored.replicas().forEach(replicas -> addPartition(topic, replicas));
+            announceLeaders(topic.partitions());
             stored.targets().forEach((p, target) -> unfinishedReassignments.put(new TopicPartition(topic.name(), p), target));
         }
     }

@@ -44,6 +44,8 @@ class CoordinatorRuntimeTest {
     Path dir;
     private CoordinatorFixture cluster;
     private final List<String> lifecycle = new ArrayList<>();
+    /** Whether the topic could be looked up when each shard loaded: a creation that fails must leave no shard behind. */
+    private final List<Boolean> topicPublishedAtLoad = new ArrayList<>();
 
     /** A key-value store: a record sets key to value; a record whose value is "!" does not decode. */
     static final class KeyValueShard implements CoordinatorShard {
@@ -108,6 +110,7 @@ class CoordinatorRuntimeTest {
                     @Override
                     public void onLoaded(KeyValueShard shard) {
                         lifecycle.add("loaded " + shard.partition + "@" + shard.brokerId);
+                        topicPublishedAtLoad.add(cluster.state.metadata().topic(TOPIC) != null);
                     }
 
                     @Override
@@ -172,6 +175,7 @@ class CoordinatorRuntimeTest {
         createTopic();
 
         assertThat(lifecycle).containsExactly("new 0@1", "loaded 0@1", "new 1@2", "loaded 1@2");
+        assertThat(topicPublishedAtLoad).containsExactly(true, true);
         assertThat(cluster.call(() -> runtime.shards().stream().map(s -> s.partition + "@" + s.brokerId).toList()))
                 .containsExactlyInAnyOrder("0@1", "1@2");
     }
