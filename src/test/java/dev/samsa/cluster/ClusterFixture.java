@@ -29,16 +29,16 @@ import org.apache.kafka.common.record.SimpleRecord;
  * The cluster domain without brokers or sockets: metadata, a manual cluster clock and a wall clock the test moves by
  * hand, on a loop of its own. Everything that touches the state goes through {@link #call}.
  */
-final class ClusterFixture implements AutoCloseable {
+public final class ClusterFixture implements AutoCloseable {
 
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
     final ClusterClock clock = ClusterClock.manual(START);
     private final AtomicLong wallNanos = new AtomicLong();
     private final ClusterLoop loop;
-    final ClusterState state;
+    public final ClusterState state;
 
-    ClusterFixture(Path dir, int brokers, Map<String, String> brokerConfigs) {
+    public ClusterFixture(Path dir, int brokers, Map<String, String> brokerConfigs) {
         this.loop = new ClusterLoop("fixture-loop", clock, (brokerId, error) -> { }, wallNanos::get);
         this.state = loop.call(() -> {
             Random random = new Random(0);
@@ -54,11 +54,11 @@ final class ClusterFixture implements AutoCloseable {
         });
     }
 
-    <T> T call(Callable<T> task) {
+    public <T> T call(Callable<T> task) {
         return loop.call(task);
     }
 
-    void run(Runnable task) {
+    public void run(Runnable task) {
         loop.call(() -> {
             task.run();
             return null;

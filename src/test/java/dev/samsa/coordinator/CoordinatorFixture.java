@@ -1,36 +1,22 @@
 package dev.samsa.coordinator;
 
-import dev.samsa.cluster.BrokerConfigs;
-import dev.samsa.cluster.BrokerInfo;
-import dev.samsa.cluster.ClusterMetadata;
+import dev.samsa.cluster.ClusterFixture;
 import dev.samsa.cluster.ClusterState;
-import dev.samsa.cluster.DelayedOperations;
 import dev.samsa.cluster.Partition;
-import dev.samsa.cluster.ProducerIdManager;
 import dev.samsa.cluster.ReplicaAssignment;
-import dev.samsa.event.Timeline;
-import dev.samsa.fault.FaultState;
-import dev.samsa.log.store.MappedStores;
-import dev.samsa.time.ClusterClock;
-import dev.samsa.time.ClusterLoop;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
- * The cluster domain without brokers or sockets, for a coordinator on its own loop: brokers registered, a manual
- * cluster clock, and the leader changes a test needs. Everything that touches the state goes through {@link #call}.
+ * The cluster domain without brokers or sockets ({@link ClusterFixture}), with the topic layouts and leader changes a
+ * coordinator test needs. Everything that touches the state goes through {@link #call}.
  */
 public final class CoordinatorFixture implements AutoCloseable {
 
-    private final ClusterLoop loop;
+    private final ClusterFixture cluster;
     public final ClusterState state;
 
     public CoordinatorFixture(Path dir, int brokers) {
@@ -38,31 +24,16 @@ public final class CoordinatorFixture implements AutoCloseable {
     }
 
     public CoordinatorFixture(Path dir, int brokers, Map<String, String> brokerConfigs) {
-        ClusterClock clock = ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z"));
-        this.loop = new ClusterLoop("coordinator-fixture-loop", clock, (brokerId, error) -> { }, () -> 0L);
-        this.state = loop.call(() -> {
-            Random random = new Random(0);
-            Timeline timeline = new Timeline(clock::milliseconds, () -> 0L);
-            ClusterMetadata metadata = new ClusterMetadata(dir, MappedStores.detect(), random, timeline, clock::milliseconds);
-            for (int id = 1; id <= brokers; id++) {
-                Map<String, String> configs = new HashMap<>(brokerConfigs);
-                configs.put("broker.id", Integer.toString(id));
-                metadata.registerBroker(new BrokerInfo(id, "127.0.0.1", 0, null), new BrokerConfigs(configs, new HashMap<>()));
-            }
-            return new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()), new ProducerIdManager(metadata),
-                    timeline, random, new EnumMap<>(ApiKeys.class), new FaultState());
-        });
+        this.cluster = new ClusterFixture(dir, brokers, brokerConfigs);
+        this.state = cluster.state;
     }
 
     public <T> T call(Callable<T> task) {
-        return loop.call(task);
+        return cluster.call(task);
     }
 
     public void run(Runnable task) {
-        loop.call(() -> {
-            task.run();
-            return null;
-        });
+        cluster.run(task);
     }
 
     /** Creates {@code name} with one partition per replica list, the first replica its leader. */
@@ -99,10 +70,6 @@ public final class CoordinatorFixture implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            run(() -> state.metadata().close());
-        } finally {
-            loop.close();
-        }
+        cluster.close();
     }
 }
