@@ -7,7 +7,9 @@ import dev.samsa.log.EpochEndOffset;
 import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
 import dev.samsa.log.TimestampAndOffset;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.TopicIdPartition;
@@ -43,7 +45,13 @@ public final class ReplicaManager {
     /** What DeleteRecords asks for with offset -1: everything below the high watermark (DeleteRecordsRequest.HIGH_WATERMARK). */
     public static final long DELETE_TO_HIGH_WATERMARK = -1L;
 
+    /** Hears of every transaction marker a leader appends (the group coordinator completes pending offsets by it). */
+    public interface TxnMarkerListener {
+        void onTxnMarker(int brokerId, TopicPartition tp, long producerId, short producerEpoch, boolean committed, long markerOffset);
+    }
+
     private final ClusterState cluster;
+    private final List<TxnMarkerListener> txnMarkerListeners = new ArrayList<>();
 
     ReplicaManager(ClusterState cluster) {
         this.cluster = cluster;
@@ -140,6 +148,23 @@ public final class ReplicaManager {
             }
         }
         return new LogAppendResult(info.firstOffset(), info.lastOffset(), info.logAppendTime(), info.logStartOffset());
+    }
+
+    public void addTxnMarkerListener(TxnMarkerListener listener) {
+        txnMarkerListeners.add(listener);
+    }
+
+    /**
+     * Appends a transaction marker (a COMMIT or ABORT control batch of {@code producerId}) to the leader's log, as
+     * Kafka's WriteTxnMarkers does, then tells the {@link TxnMarkerListener}s. The caller waits for replication with
+     * {@link #acksAllOutcome} on the returned last offset + 1, as Kafka appends markers with acks=all.
+     *
+     * @throws ApiException leadership errors; INVALID_PRODUCER_EPOCH for an epoch older than the producer's;
+     *     TRANSACTION_COORDINATOR_FENCED for a coordinator epoch older than the last marker's
+     */
+    public LogAppendResult appendTxnMarker(int brokerId, TopicPartition tp, long producerId, short producerEpoch,
+                                           int coordinatorEpoch, boolean committed) {
+        throw new UnsupportedOperationException("issue 11: the log side of transaction markers is being built");
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.samsa.event.CoordinatorRecordSkipped;
 import dev.samsa.event.Timeline;
 import dev.samsa.log.LogReadInfo;
 import dev.samsa.log.PartitionLog;
+import org.apache.kafka.common.record.ControlRecordType;
 import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.Record;
 
@@ -28,6 +29,11 @@ public final class CoordinatorLoader {
             LogReadInfo info = log.read(next, 1 << 20, end, true);
             long before = next;
             for (MutableRecordBatch batch : info.records().batches()) {
+                next = batch.nextOffset();
+                if (batch.isControlBatch()) {
+                    replayControlBatch(shard, batch);
+                    continue;
+                }
                 for (Record r : batch) {
                     if (r.key() == null) {
                         continue;
@@ -42,12 +48,22 @@ public final class CoordinatorLoader {
                         skipped++;
                     }
                 }
-                next = batch.nextOffset();
             }
             if (next == before) {
                 break;
             }
         }
         shard.onLoaded(replayed, skipped);
+    }
+
+    /** A transaction marker: the batch's one control record says COMMIT or ABORT; other control types say nothing here. */
+    private static void replayControlBatch(CoordinatorShard shard, MutableRecordBatch batch) {
+        for (Record r : batch) {
+            ControlRecordType type = ControlRecordType.parse(r.key());
+            if (type == ControlRecordType.COMMIT || type == ControlRecordType.ABORT) {
+                shard.replayEndTransactionMarker(batch.baseOffset(), batch.producerId(), batch.producerEpoch(),
+                        type == ControlRecordType.COMMIT);
+            }
+        }
     }
 }

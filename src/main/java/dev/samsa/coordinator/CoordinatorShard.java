@@ -21,6 +21,14 @@ public interface CoordinatorShard {
      */
     void replay(long offset, Record record);
 
+    /**
+     * Applies a transaction marker (a COMMIT or ABORT control batch) that the transaction coordinator wrote to this
+     * partition for {@code producerId}, in offset order with the records; what the group coordinator needs to make a
+     * transaction's offsets committed or drop them (Kafka's {@code replayEndTransactionMarker}).
+     */
+    default void replayEndTransactionMarker(long offset, long producerId, short producerEpoch, boolean committed) {
+    }
+
     /** The whole log has been replayed: {@code replayed} records applied, {@code skipped} that did not decode. */
     void onLoaded(int replayed, int skipped);
 }
