@@ -6,6 +6,7 @@ import dev.samsa.event.BrokerIsolated;
 import dev.samsa.event.ClientConnectionsDropped;
 import dev.samsa.event.IsolationHealed;
 import dev.samsa.group.GroupCoordinator;
+import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.handler.BrokerContext;
 import dev.samsa.handler.FetchSessionCache;
 import dev.samsa.handler.Handlers;
@@ -32,6 +33,7 @@ public final class Broker {
     private final ClusterState state;
     private final Handlers handlers;
     private final GroupCoordinator groups;
+    private final TransactionCoordinator transactions;
     private final int maxRequestBytes;
     private final ClusterSecurity security;
     /** One port per listener, in the cluster's listener order; the first is the broker's {@link #port()}. */
@@ -39,19 +41,15 @@ public final class Broker {
     private volatile Listeners listener;
     private volatile boolean running = true;
 
-    Broker(int id, String name, int port, ClusterState state, Handlers handlers, GroupCoordinator groups, int maxRequestBytes)
-            throws IOException {
-        this(id, name, List.of(port), state, handlers, groups, maxRequestBytes, ClusterSecurity.plaintext());
-    }
-
     /** @param ports one per listener of {@code security}, 0 for an ephemeral one */
     Broker(int id, String name, List<Integer> ports, ClusterState state, Handlers handlers, GroupCoordinator groups,
-           int maxRequestBytes, ClusterSecurity security) throws IOException {
+           TransactionCoordinator transactions, int maxRequestBytes, ClusterSecurity security) throws IOException {
         this.id = id;
         this.name = name;
         this.state = state;
         this.handlers = handlers;
         this.groups = groups;
+        this.transactions = transactions;
         this.maxRequestBytes = maxRequestBytes;
         this.security = security;
         this.listener = listen(ports);
@@ -64,7 +62,8 @@ public final class Broker {
 
     private Listeners listen(List<Integer> ports) throws IOException {
         // A fresh context: fetch sessions are memory, and memory does not survive a crash.
-        BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(state.random()), handlers, groups, security);
+        BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(state.random()), handlers, groups,
+                transactions, security);
         List<ListenerSecurity> listeners = security.listeners(id);
         List<Listener> bound = new ArrayList<>();
         try {

@@ -11,6 +11,7 @@ import dev.samsa.event.ClusterStarted;
 import dev.samsa.event.ClusterTimeline;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.GroupCoordinator;
+import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.handler.Handlers;
 import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.store.MappedStoreFactory;
@@ -59,6 +60,7 @@ public final class KafkaCluster implements AutoCloseable {
     private final ClusterState state;
     private final List<Broker> brokers;
     private final GroupCoordinator groupCoordinator;
+    private final TransactionCoordinator transactionCoordinator;
     private final MappedStoreFactory stores;
     private final ClusterSecurity security;
     private final Security securitySpec;
@@ -94,11 +96,13 @@ public final class KafkaCluster implements AutoCloseable {
             this.state = created;
             timeline.record(new ClusterStarted(seed, builder.brokers));
             this.groupCoordinator = loop.call(() -> new GroupCoordinator(state));
+            this.transactionCoordinator = loop.call(() -> new TransactionCoordinator(state));
             Map<String, String> clusterDefaults = new HashMap<>();
             for (int id = 1; id <= builder.brokers; id++) {
                 Map<String, String> configs = new LinkedHashMap<>(builder.brokerConfigs);
                 configs.put("broker.id", Integer.toString(id));
                 configs.putIfAbsent("offsets.topic.replication.factor", Integer.toString(Math.min(3, builder.brokers)));
+                configs.putIfAbsent("transaction.state.log.replication.factor", Integer.toString(Math.min(3, builder.brokers)));
                 if (builder.clock.isManual()) {
                     // Clients stamp records with wall time; a manual clock set in the past must not call them future.
                     configs.putIfAbsent("log.message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE));
@@ -109,7 +113,7 @@ public final class KafkaCluster implements AutoCloseable {
                     ports.add(builder.basePort == 0 ? 0 : builder.basePort + l * builder.brokers + id - 1);
                 }
                 Broker broker = new Broker(id, name + "-broker-" + id, ports, state, handlers, groupCoordinator,
-                        brokerConfigs.getInt("socket.request.max.bytes"), security);
+                        transactionCoordinator,                         brokerConfigs.getInt("socket.request.max.bytes"), security);
                 started.add(broker);
                 int brokerId = id;
                 String rack = builder.racks.get(id);

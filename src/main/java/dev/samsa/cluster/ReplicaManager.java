@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
@@ -27,6 +29,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.FileRecords;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.RecordBatch;
 
 /**
  * Everything a client does to the partitions a broker leads goes through here, as through Kafka's ReplicaManager:
@@ -120,12 +123,24 @@ public final class ReplicaManager {
     public LogAppendResult appendAsLeader(int brokerId, TopicPartition tp, MemoryRecords records, short acks) {
         Partition partition = leaderPartition(brokerId, tp);
         if (acks == -1) {
-            int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
-            if (partition.isrSeenBy(brokerId).size() < minIsr) {
-                throw new NotEnoughReplicasException("The size of the current ISR " + partition.isrSeenBy(brokerId)
-                        + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition " + tp);
-            }
+            throwIfIsrTooSmall(partition, brokerId);
         }
+        return appendToLeaderLog(partition, brokerId,
+                log -> log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs()));
+    }
+
+    private void throwIfIsrTooSmall(Partition partition, int brokerId) {
+        int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
+        if (partition.isrSeenBy(brokerId).size() < minIsr) {
+            throw new NotEnoughReplicasException("The size of the current ISR " + partition.isrSeenBy(brokerId)
+                    + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition "
+                    + partition.topicPartition());
+        }
+    }
+
+    /** Kafka's Partition.appendRecordsToLeader after its checks: the append, then the high watermark and replication. */
+    private LogAppendResult appendToLeaderLog(Partition partition, int brokerId, Function<PartitionLog, LogAppendInfo> append) {
+        TopicPartition tp = partition.topicPartition();
         PartitionLog log = partition.log(brokerId);
         boolean stale = partition.isStaleLeader(brokerId);
         if (!stale) {
@@ -135,7 +150,7 @@ public final class ReplicaManager {
                 }
             }
         }
-        LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs());
+        LogAppendInfo info = append.apply(log);
         scheduleFlush(partition, brokerId, log);
         if (stale) {
             cluster.timeline().record(new StaleLeaderAppend(tp.topic(), tp.partition(), brokerId,
@@ -159,27 +174,38 @@ public final class ReplicaManager {
      * Kafka's WriteTxnMarkers does, then tells the {@link TxnMarkerListener}s. The caller waits for replication with
      * {@link #acksAllOutcome} on the returned last offset + 1, as Kafka appends markers with acks=all.
      *
-     * @throws ApiException leadership errors; INVALID_PRODUCER_EPOCH for an epoch older than the producer's;
+     * @throws ApiException leadership errors; NOT_ENOUGH_REPLICAS below min.insync.replicas (markers are acks=all);
+     *     INVALID_PRODUCER_EPOCH for an epoch older than the producer's;
      *     TRANSACTION_COORDINATOR_FENCED for a coordinator epoch older than the last marker's
      */
     public LogAppendResult appendTxnMarker(int brokerId, TopicPartition tp, long producerId, short producerEpoch,
                                            int coordinatorEpoch, boolean committed) {
-        throw new UnsupportedOperationException("issue 11: the log side of transaction markers is being built");
+        Partition partition = leaderPartition(brokerId, tp);
+        // Kafka appends markers with acks=all, so a too-small ISR refuses them as it refuses such a produce.
+        throwIfIsrTooSmall(partition, brokerId);
+        LogAppendResult result = appendToLeaderLog(partition, brokerId, log -> log.appendTxnMarkerAsLeader(producerId,
+                producerEpoch, coordinatorEpoch, committed, partition.leaderEpochSeenBy(brokerId), cluster.nowMs()));
+        for (TxnMarkerListener listener : List.copyOf(txnMarkerListeners)) {
+            listener.onTxnMarker(brokerId, tp, producerId, producerEpoch, committed, result.lastOffset());
+        }
+        return result;
     }
 
     /**
      * Kafka's readFromLog: reads each partition from its fetch offset up to the high watermark as {@code brokerId}
-     * sees it, within the partition's max bytes and what is left of {@code maxBytes}. The first partition that has
-     * data returns at least one whole batch even past the limits, so that a batch larger than them never stalls a
-     * consumer. A partition of an unknown topic id ({@code topic()} null) answers UNKNOWN_TOPIC_ID.
+     * sees it (READ_UNCOMMITTED) or up to its last stable offset (READ_COMMITTED, which also lists the aborted
+     * transactions overlapping what it returns), within the partition's max bytes and what is left of
+     * {@code maxBytes}. The first partition that has data returns at least one whole batch even past the limits, so
+     * that a batch larger than them never stalls a consumer. A partition of an unknown topic id ({@code topic()}
+     * null) answers UNKNOWN_TOPIC_ID.
      */
     public LinkedHashMap<TopicIdPartition, LogReadResult> readFromLog(int brokerId, Map<TopicIdPartition, PartitionFetchInfo> fetches,
-                                                                      int maxBytes) {
+                                                                      int maxBytes, IsolationLevel isolation) {
         LinkedHashMap<TopicIdPartition, LogReadResult> out = new LinkedHashMap<>();
         int budget = maxBytes;
         boolean minOneBatch = true;
         for (Map.Entry<TopicIdPartition, PartitionFetchInfo> e : fetches.entrySet()) {
-            LogReadResult result = read(brokerId, e.getKey(), e.getValue(), Math.max(0, budget), minOneBatch);
+            LogReadResult result = read(brokerId, e.getKey(), e.getValue(), Math.max(0, budget), minOneBatch, isolation);
             int size = result.records().sizeInBytes();
             budget -= size;
             minOneBatch &= size == 0;
@@ -188,55 +214,80 @@ public final class ReplicaManager {
         return out;
     }
 
-    private LogReadResult read(int brokerId, TopicIdPartition tp, PartitionFetchInfo fetch, int budget, boolean minOneBatch) {
+    private LogReadResult read(int brokerId, TopicIdPartition tp, PartitionFetchInfo fetch, int budget, boolean minOneBatch,
+                               IsolationLevel isolation) {
+        Partition partition;
         PartitionLog log;
         long highWatermark;
         try {
             if (tp.topic() == null) {
                 throw new UnknownTopicIdException("Unknown topic id " + tp.topicId());
             }
-            Partition partition = leaderPartition(brokerId, tp.topicPartition());
+            partition = leaderPartition(brokerId, tp.topicPartition());
             checkLeaderEpoch(partition, brokerId, fetch.currentLeaderEpoch());
             log = partition.log(brokerId);
             highWatermark = partition.highWatermarkSeenBy(brokerId);
         } catch (ApiException e) {
             return LogReadResult.error(Errors.forException(e));
         }
-        // Without transactions the last stable offset is the high watermark.
+        long lastStableOffset = partition.lastStableOffsetSeenBy(brokerId);
         if (fetch.fetchOffset() < log.logStartOffset() || fetch.fetchOffset() > log.logEndOffset()) {
-            return new LogReadResult(MemoryRecords.EMPTY, highWatermark, highWatermark, log.logStartOffset(),
+            return new LogReadResult(MemoryRecords.EMPTY, highWatermark, lastStableOffset, log.logStartOffset(),
                     Errors.OFFSET_OUT_OF_RANGE);
         }
-        MemoryRecords records = fetch.fetchOffset() < highWatermark
-                ? log.read(fetch.fetchOffset(), Math.min(fetch.maxBytes(), budget), highWatermark, minOneBatch).records()
+        boolean readCommitted = isolation == IsolationLevel.READ_COMMITTED;
+        long maxOffset = readCommitted ? lastStableOffset : highWatermark;
+        MemoryRecords records = fetch.fetchOffset() < maxOffset
+                ? log.read(fetch.fetchOffset(), Math.min(fetch.maxBytes(), budget), maxOffset, minOneBatch).records()
                 : MemoryRecords.EMPTY;
-        return new LogReadResult(records, highWatermark, highWatermark, log.logStartOffset(), Errors.NONE);
+        List<LogReadResult.AbortedTransaction> aborted = readCommitted ? abortedTransactions(log, fetch.fetchOffset(), records) : null;
+        return new LogReadResult(records, highWatermark, lastStableOffset, log.logStartOffset(), Errors.NONE, aborted);
+    }
+
+    /**
+     * Kafka's addAbortedTransactions: those overlapping the returned batches, from the fetch offset to the offset after
+     * the last batch (Kafka's upper bound is the offset of the batch that would come next: the same offset).
+     */
+    private static List<LogReadResult.AbortedTransaction> abortedTransactions(PartitionLog log, long fetchOffset, MemoryRecords records) {
+        long upperBound = -1;
+        for (RecordBatch batch : records.batches()) {
+            upperBound = batch.lastOffset() + 1;
+        }
+        if (upperBound < 0) {
+            return List.of();
+        }
+        return log.collectAbortedTransactions(fetchOffset, upperBound).stream()
+                .map(txn -> new LogReadResult.AbortedTransaction(txn.producerId(), txn.firstOffset()))
+                .toList();
     }
 
     /**
      * Kafka's fetchOffsetForTimestamp: earliest and earliest local (the log start offset: no tiered storage), latest
-     * (the high watermark), latest tiered (none), max timestamp, or the first record at or after a timestamp; only
-     * records below the high watermark count. Empty when nothing answers.
+     * (the last fetchable offset), latest tiered (none), max timestamp, or the first record at or after a timestamp;
+     * only records below the last fetchable offset count. That is the high watermark for READ_UNCOMMITTED and the last
+     * stable offset for READ_COMMITTED. Empty when nothing answers.
      *
      * @throws ApiException the error Kafka gives for this partition
      */
     public Optional<FileRecords.TimestampAndOffset> fetchOffsetForTimestamp(int brokerId, TopicPartition tp,
-                                                                            int currentLeaderEpoch, long timestamp) {
+                                                                            int currentLeaderEpoch, long timestamp,
+                                                                            IsolationLevel isolation) {
         Partition partition = leaderPartition(brokerId, tp);
         checkLeaderEpoch(partition, brokerId, currentLeaderEpoch);
         PartitionLog log = partition.log(brokerId);
         long highWatermark = partition.highWatermarkSeenBy(brokerId);
+        long lastFetchable = isolation == IsolationLevel.READ_COMMITTED ? partition.lastStableOffsetSeenBy(brokerId) : highWatermark;
         Optional<TimestampAndOffset> found;
         if (timestamp == EARLIEST_TIMESTAMP || timestamp == EARLIEST_LOCAL_TIMESTAMP) {
             found = Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), log.epochForOffset(log.logStartOffset()).orElse(-1)));
         } else if (timestamp == LATEST_TIMESTAMP) {
-            found = Optional.of(new TimestampAndOffset(-1, highWatermark, log.latestEpoch().orElse(-1)));
+            found = Optional.of(new TimestampAndOffset(-1, lastFetchable, log.latestEpoch().orElse(-1)));
         } else if (timestamp == LATEST_TIERED_TIMESTAMP) {
             found = Optional.empty();
         } else if (timestamp == MAX_TIMESTAMP) {
-            found = Optional.of(log.maxTimestamp()).filter(t -> t.offset() >= 0 && t.offset() < highWatermark);
+            found = Optional.of(log.maxTimestamp()).filter(t -> t.offset() >= 0 && t.offset() < lastFetchable);
         } else {
-            found = log.offsetForTimestamp(timestamp).filter(t -> t.offset() < highWatermark);
+            found = log.offsetForTimestamp(timestamp).filter(t -> t.offset() < lastFetchable);
         }
         return found.map(t -> new FileRecords.TimestampAndOffset(t.timestamp(), t.offset(),
                 t.leaderEpoch() < 0 ? Optional.empty() : Optional.of(t.leaderEpoch())));
@@ -277,6 +328,26 @@ public final class ReplicaManager {
 
 
     /**
+     * Kafka's activeProducerState: the producers the replica on {@code brokerId} knows, leader or follower, as Kafka
+     * answers from its local log.
+     *
+     * @throws UnknownTopicOrPartitionException when the partition does not exist
+     * @throws NotLeaderOrFollowerException when {@code brokerId} holds no replica of it
+     */
+    public List<ActiveProducer> activeProducers(int brokerId, TopicPartition tp) {
+        Partition partition = cluster.metadata().partition(tp);
+        if (partition == null) {
+            throw new UnknownTopicOrPartitionException("This server does not host this topic-partition: " + tp);
+        }
+        PartitionLog log = partition.log(brokerId);
+        if (log == null) {
+            throw new NotLeaderOrFollowerException("Broker " + brokerId + " holds no replica of " + tp);
+        }
+        return log.activeProducers().stream().map(p -> new ActiveProducer(p.producerId(), p.producerEpoch(),
+                p.lastSequence(), p.lastTimestamp(), p.coordinatorEpoch(), p.currentTxnStartOffset())).toList();
+    }
+
+    /**
      * Kafka's lastOffsetForLeaderEpoch, from the leader's epoch cache (KIP-320: how consumers detect truncation).
      *
      * @throws ApiException the leadership and leader epoch errors
@@ -297,6 +368,36 @@ public final class ReplicaManager {
         if (partition.maybeAdvanceHighWatermark()) {
             cluster.timeline().record(new HighWatermark(partition.topic().name(), partition.index(), partition.highWatermark()));
             cluster.purgatory().checkAndComplete(partition.topicPartition());
+        }
+    }
+
+    static final String PRODUCER_EXPIRATION_TIMER_KEY = "producer-id-expiration-check";
+
+    /**
+     * Kafka's producer-id expiration: every producer.id.expiration.check.interval.ms of cluster time (an age deadline,
+     * so a manual clock jump runs it) each replica forgets the producers without an ongoing transaction whose last
+     * timestamp is producer.id.expiration.ms old. A forgotten producer's retry is no longer known as a duplicate.
+     */
+    void scheduleProducerExpiration() {
+        int broker = cluster.metadata().brokerIds().iterator().next();
+        long intervalMs = cluster.metadata().brokerConfigs(broker).getInt("producer.id.expiration.check.interval.ms");
+        cluster.scheduler().scheduleAfter(PRODUCER_EXPIRATION_TIMER_KEY, intervalMs, () -> {
+            removeExpiredProducers();
+            scheduleProducerExpiration();
+        });
+    }
+
+    private void removeExpiredProducers() {
+        for (Topic topic : cluster.metadata().topics()) {
+            for (Partition partition : topic.partitions()) {
+                for (int broker : partition.replicas()) {
+                    PartitionLog log = partition.log(broker);
+                    if (log != null) {
+                        long expirationMs = cluster.metadata().brokerConfigs(broker).getInt("producer.id.expiration.ms");
+                        log.removeExpiredProducers(cluster.nowMs(), expirationMs);
+                    }
+                }
+            }
         }
     }
 

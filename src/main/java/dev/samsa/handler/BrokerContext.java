@@ -6,16 +6,20 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.ReplicaManager;
 import dev.samsa.group.GroupCoordinator;
 import dev.samsa.security.ClusterSecurity;
+import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.wire.KafkaRequest;
 
-/** The broker that received a request, and the cluster behind it (the group coordinator is one for the whole cluster). */
+/**
+ * The broker that received a request, and the cluster behind it (the group and transaction coordinators are one each
+ * for the whole cluster).
+ */
 public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCache fetchSessions, Handlers handlers,
-                            GroupCoordinator groups, ClusterSecurity security) {
+                            GroupCoordinator groups, TransactionCoordinator transactions, ClusterSecurity security) {
 
     /** A broker whose one listener is PLAINTEXT. */
     public BrokerContext(int brokerId, ClusterState cluster, FetchSessionCache fetchSessions, Handlers handlers,
-                         GroupCoordinator groups) {
-        this(brokerId, cluster, fetchSessions, handlers, groups, ClusterSecurity.plaintext());
+                         GroupCoordinator groups, TransactionCoordinator transactions) {
+        this(brokerId, cluster, fetchSessions, handlers, groups, transactions, ClusterSecurity.plaintext());
     }
 
     /**
