@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
@@ -120,12 +121,24 @@ public final class ReplicaManager {
     public LogAppendResult appendAsLeader(int brokerId, TopicPartition tp, MemoryRecords records, short acks) {
         Partition partition = leaderPartition(brokerId, tp);
         if (acks == -1) {
-            int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
-            if (partition.isrSeenBy(brokerId).size() < minIsr) {
-                throw new NotEnoughReplicasException("The size of the current ISR " + partition.isrSeenBy(brokerId)
-                        + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition " + tp);
-            }
+            throwIfIsrTooSmall(partition, brokerId);
         }
+        return appendToLeaderLog(partition, brokerId,
+                log -> log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs()));
+    }
+
+    private void throwIfIsrTooSmall(Partition partition, int brokerId) {
+        int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
+        if (partition.isrSeenBy(brokerId).size() < minIsr) {
+            throw new NotEnoughReplicasException("The size of the current ISR " + partition.isrSeenBy(brokerId)
+                    + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition "
+                    + partition.topicPartition());
+        }
+    }
+
+    /** Kafka's Partition.appendRecordsToLeader after its checks: the append, then the high watermark and replication. */
+    private LogAppendResult appendToLeaderLog(Partition partition, int brokerId, Function<PartitionLog, LogAppendInfo> append) {
+        TopicPartition tp = partition.topicPartition();
         PartitionLog log = partition.log(brokerId);
         boolean stale = partition.isStaleLeader(brokerId);
         if (!stale) {
@@ -135,7 +148,7 @@ public final class ReplicaManager {
                 }
             }
         }
-        LogAppendInfo info = log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs());
+        LogAppendInfo info = append.apply(log);
         scheduleFlush(partition, brokerId, log);
         if (stale) {
             cluster.timeline().record(new StaleLeaderAppend(tp.topic(), tp.partition(), brokerId,
@@ -159,12 +172,21 @@ public final class ReplicaManager {
      * Kafka's WriteTxnMarkers does, then tells the {@link TxnMarkerListener}s. The caller waits for replication with
      * {@link #acksAllOutcome} on the returned last offset + 1, as Kafka appends markers with acks=all.
      *
-     * @throws ApiException leadership errors; INVALID_PRODUCER_EPOCH for an epoch older than the producer's;
+     * @throws ApiException leadership errors; NOT_ENOUGH_REPLICAS below min.insync.replicas (markers are acks=all);
+     *     INVALID_PRODUCER_EPOCH for an epoch older than the producer's;
      *     TRANSACTION_COORDINATOR_FENCED for a coordinator epoch older than the last marker's
      */
     public LogAppendResult appendTxnMarker(int brokerId, TopicPartition tp, long producerId, short producerEpoch,
                                            int coordinatorEpoch, boolean committed) {
-        throw new UnsupportedOperationException("issue 11: the log side of transaction markers is being built");
+        Partition partition = leaderPartition(brokerId, tp);
+        // Kafka appends markers with acks=all, so a too-small ISR refuses them as it refuses such a produce.
+        throwIfIsrTooSmall(partition, brokerId);
+        LogAppendResult result = appendToLeaderLog(partition, brokerId, log -> log.appendTxnMarkerAsLeader(producerId,
+                producerEpoch, coordinatorEpoch, committed, partition.leaderEpochSeenBy(brokerId), cluster.nowMs()));
+        for (TxnMarkerListener listener : List.copyOf(txnMarkerListeners)) {
+            listener.onTxnMarker(brokerId, tp, producerId, producerEpoch, committed, result.lastOffset());
+        }
+        return result;
     }
 
     /**

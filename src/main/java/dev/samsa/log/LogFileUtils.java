@@ -14,6 +14,7 @@ public final class LogFileUtils {
     public static final String LOG_FILE_SUFFIX = ".log";
     public static final String INDEX_FILE_SUFFIX = ".index";
     public static final String TIME_INDEX_FILE_SUFFIX = ".timeindex";
+    public static final String TXN_INDEX_FILE_SUFFIX = ".txnindex";
     /** Holds the log start offset raised by DeleteRecords, one file per partition directory. */
     public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
 
@@ -40,6 +41,10 @@ public final class LogFileUtils {
 
     public static Path timeIndexFile(Path dir, long baseOffset) {
         return dir.resolve(filenamePrefixFromOffset(baseOffset) + TIME_INDEX_FILE_SUFFIX);
+    }
+
+    public static Path transactionIndexFile(Path dir, long baseOffset) {
+        return dir.resolve(filenamePrefixFromOffset(baseOffset) + TXN_INDEX_FILE_SUFFIX);
     }
 
     public static boolean isLogFile(Path file) {

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Opens the segments of a partition directory and recovers them, as Kafka's {@code LogLoader}:
  * every segment is scanned and cut after its last valid batch, and a segment that does not start
  * where the previous one ends (the previous one lost its tail) is deleted with all after it.
- * Scanning rebuilds the indexes, the leader epochs and the producer state on the way.
+ * Scanning rebuilds the indexes (the transaction index included), the leader epochs and the producer state on the
+ * way (Kafka reads producer state from .snapshot files; Samsa always rebuilds it).
  */
 final class LogLoader {
 
@@ -44,9 +45,10 @@ final class LogLoader {
                 }
                 LogSegment segment = LogSegment.open(dir, baseOffset, stores);
                 segments.add(segment);
+                segment.resetTransactionIndex();
                 boolean torn = segment.recover(config.indexIntervalBytes(), nowMs, batch -> {
                     epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
-                    producers.update(batch);
+                    producers.replay(batch, segment);
                 });
                 if (torn) {
                     LOG.warn("Recovered {}: dropped the bytes after its last valid batch, at position {}",
@@ -81,6 +83,7 @@ final class LogLoader {
         Files.deleteIfExists(LogFileUtils.logFile(dir, baseOffset));
         Files.deleteIfExists(LogFileUtils.offsetIndexFile(dir, baseOffset));
         Files.deleteIfExists(LogFileUtils.timeIndexFile(dir, baseOffset));
+        Files.deleteIfExists(LogFileUtils.transactionIndexFile(dir, baseOffset));
     }
 
     private static List<Long> segmentBaseOffsets(Path dir) throws IOException {

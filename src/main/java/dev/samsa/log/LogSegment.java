@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -20,7 +21,8 @@ import org.apache.kafka.common.record.Records;
 
 /**
  * One segment of a partition log: a {@code .log} file of whole record batches in offset order,
- * with its {@link OffsetIndex} and {@link TimeIndex}, all named by the segment's base offset.
+ * with its {@link OffsetIndex}, {@link TimeIndex} and {@link TransactionIndex}, all named by the segment's base
+ * offset.
  *
  * <p>The files are mapped and larger than their data, so the end of the data is the end of the
  * last valid batch, found by {@link #recover} and tracked in memory after that.
@@ -33,6 +35,7 @@ final class LogSegment {
     private final MappedStore log;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
+    private final TransactionIndex txnIndex;
     private int size;
     private long nextOffset;
     private int bytesSinceLastIndexEntry;
@@ -41,11 +44,13 @@ final class LogSegment {
     /** Cluster time of the first append, or of the open that found the segment with data. */
     private long rollBaseMs = -1L;
 
-    private LogSegment(long baseOffset, MappedStore log, OffsetIndex offsetIndex, TimeIndex timeIndex) {
+    private LogSegment(long baseOffset, MappedStore log, OffsetIndex offsetIndex, TimeIndex timeIndex,
+                       TransactionIndex txnIndex) {
         this.baseOffset = baseOffset;
         this.log = log;
         this.offsetIndex = offsetIndex;
         this.timeIndex = timeIndex;
+        this.txnIndex = txnIndex;
         this.nextOffset = baseOffset;
     }
 
@@ -55,22 +60,29 @@ final class LogSegment {
         try {
             MappedStore index = stores.open(LogFileUtils.offsetIndexFile(dir, baseOffset));
             MappedStore timeIndex = stores.open(LogFileUtils.timeIndexFile(dir, baseOffset));
-            return new LogSegment(baseOffset, log, new OffsetIndex(baseOffset, index), new TimeIndex(baseOffset, timeIndex));
+            return new LogSegment(baseOffset, log, new OffsetIndex(baseOffset, index), new TimeIndex(baseOffset, timeIndex),
+                    new TransactionIndex(LogFileUtils.transactionIndexFile(dir, baseOffset), stores));
         } catch (IOException | RuntimeException e) {
             log.close();
             throw e;
         }
     }
 
+    /** Sees the batches of a segment in order; may write to the segment's transaction index. */
+    interface BatchVisitor {
+        void accept(RecordBatch batch) throws IOException;
+    }
+
     /**
      * Scans the batches from the start of the file, validating each (CRC, magic, size, increasing
-     * offsets), rebuilds the indexes, and drops everything from the first invalid, torn or zero
-     * batch on: that is how a power loss in the middle of a write is repaired.
+     * offsets), rebuilds the offset and time indexes, and drops everything from the first invalid, torn or zero
+     * batch on: that is how a power loss in the middle of a write is repaired. The transaction index needs the
+     * producer state of the segments before, so {@code onBatch} rebuilds it, after {@link #resetTransactionIndex()}.
      *
      * @param onBatch sees every valid batch in order, to rebuild producer state and epochs
      * @return whether bytes were dropped after the last valid batch
      */
-    boolean recover(int indexIntervalBytes, long nowMs, Consumer<RecordBatch> onBatch) throws IOException {
+    boolean recover(int indexIntervalBytes, long nowMs, BatchVisitor onBatch) throws IOException {
         offsetIndex.truncateToPosition(0);
         timeIndex.truncateTo(baseOffset);
         size = 0;
@@ -184,7 +196,8 @@ final class LogSegment {
 
     /**
      * Drops the batch containing {@code offset} and everything after it; a batch is never cut. The batches that stay
-     * were appended when they were, so segment.ms still counts from the first of them, as in Kafka.
+     * were appended when they were, so segment.ms still counts from the first of them, as in Kafka. The transaction
+     * index is left to the log, which rebuilds it with the producer state.
      */
     void truncateTo(long offset, int indexIntervalBytes) throws IOException {
         int position = positionOfBatchContaining(offset);
@@ -193,6 +206,24 @@ final class LogSegment {
         }
         log.truncate(position);
         recover(indexIntervalBytes, rollBaseMs, batch -> { });
+    }
+
+    /** Indexes an aborted transaction whose marker is in this segment. */
+    void appendAbortedTxn(AbortedTxn txn) throws IOException {
+        txnIndex.append(txn);
+    }
+
+    /** See {@link TransactionIndex#collect}. */
+    boolean collectAbortedTxns(long fetchOffset, long upperBoundOffset, List<AbortedTxn> out) {
+        return txnIndex.collect(fetchOffset, upperBoundOffset, out);
+    }
+
+    List<AbortedTxn> abortedTxns() {
+        return txnIndex.entries();
+    }
+
+    void resetTransactionIndex() throws IOException {
+        txnIndex.reset();
     }
 
     /** Visits every batch in order. */
@@ -208,6 +239,7 @@ final class LogSegment {
         log.flush();
         offsetIndex.store().flush();
         timeIndex.store().flush();
+        txnIndex.flush();
     }
 
     /** Cuts the unflushed tail of the log file at {@code keepBytes} past the flushed position. */
@@ -220,7 +252,7 @@ final class LogSegment {
 
     void close() throws IOException {
         try (log; MappedStore index = offsetIndex.store(); MappedStore time = timeIndex.store()) {
-            // try-with-resources closes all three even if one fails.
+            txnIndex.close();
         }
     }
 
@@ -229,6 +261,7 @@ final class LogSegment {
         Files.deleteIfExists(log.path());
         Files.deleteIfExists(offsetIndex.store().path());
         Files.deleteIfExists(timeIndex.store().path());
+        txnIndex.deleteFile();
     }
 
     long baseOffset() {

@@ -3,9 +3,11 @@ package dev.samsa.log;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 import dev.samsa.log.store.MappedStoreFactory;
@@ -13,6 +15,8 @@ import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.record.ControlRecordType;
+import org.apache.kafka.common.record.EndTransactionMarker;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.RecordBatch;
@@ -136,6 +140,33 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
+     * Appends a transaction marker as the leader, as Kafka's {@code appendAsLeader} with origin COORDINATOR: a COMMIT
+     * or ABORT control batch of the producer, stamped with the leader epoch and {@code nowMs}. It ends the producer's
+     * ongoing transaction here, if any; an aborted one goes into the transaction index. Producers cannot write control
+     * batches: {@link #appendAsLeader} rejects them.
+     *
+     * @throws org.apache.kafka.common.errors.InvalidProducerEpochException for an epoch older than the producer's
+     * @throws org.apache.kafka.common.errors.TransactionCoordinatorFencedException for a coordinator epoch older than
+     *         that of the producer's last marker
+     */
+    public LogAppendInfo appendTxnMarkerAsLeader(long producerId, short producerEpoch, int coordinatorEpoch,
+                                                 boolean committed, int leaderEpoch, long nowMs) {
+        checkOpen();
+        long offset = logEndOffset();
+        EndTransactionMarker marker = new EndTransactionMarker(committed ? ControlRecordType.COMMIT : ControlRecordType.ABORT,
+                coordinatorEpoch);
+        Optional<ProducerStateManager.CompletedTxn> completed =
+                producers.appendEndTxnMarker(producerId, producerEpoch, marker, offset, nowMs);
+        MemoryRecords records = MemoryRecords.withEndTransactionMarker(offset, nowMs, leaderEpoch, producerId,
+                producerEpoch, marker);
+        epochs.assign(leaderEpoch, offset);
+        appendToSegments(records, offset, offset, nowMs);
+        completeTxns(completed.stream().toList(), offset);
+        maybeFlush(nowMs);
+        return new LogAppendInfo(offset, offset, RecordBatch.NO_TIMESTAMP, logStartOffset, false);
+    }
+
+    /**
      * Appends batches a follower fetched from its leader, offsets and epochs already assigned.
      * Checks only what the leader cannot have got wrong by itself: magic, CRC and that offsets
      * continue from the log end.
@@ -169,11 +200,13 @@ public final class PartitionLog implements AutoCloseable {
         ByteBuffer buffer = writable.buffer();
         buffer.limit(buffer.position() + validBytes);
         MemoryRecords valid = MemoryRecords.readableRecords(buffer.slice());
+        List<ProducerStateManager.CompletedTxn> completed = new ArrayList<>();
         for (MutableRecordBatch batch : valid.batches()) {
             epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
-            producers.update(batch);
+            producers.update(batch).ifPresent(completed::add);
         }
         appendToSegments(valid, firstOffset, expected - 1, nowMs);
+        completeTxns(completed, firstOffset);
         maybeFlush(nowMs);
     }
 
@@ -223,6 +256,57 @@ public final class PartitionLog implements AutoCloseable {
         } catch (IOException e) {
             throw storageError("read offset " + fetchOffset, e);
         }
+    }
+
+    /**
+     * Kafka's lastStableOffset: the first offset of the oldest transaction not yet decided (or whose marker is not yet
+     * replicated), if below the high watermark, else the high watermark. A read_committed consumer reads up to it.
+     */
+    public long lastStableOffset(long highWatermark) {
+        checkOpen();
+        OptionalLong firstUnstable = producers.firstUnstableOffset(highWatermark);
+        return firstUnstable.isPresent() ? Math.min(firstUnstable.getAsLong(), highWatermark) : highWatermark;
+    }
+
+    /**
+     * Kafka's collectAbortedTransactions: the aborted transactions overlapping {@code [fetchOffset, upperBoundOffset)},
+     * from the segment holding {@code fetchOffset} on, in marker order.
+     */
+    public List<AbortedTxn> collectAbortedTransactions(long fetchOffset, long upperBoundOffset) {
+        checkOpen();
+        List<AbortedTxn> out = new ArrayList<>();
+        for (LogSegment segment : segments.values(fetchOffset, Long.MAX_VALUE)) {
+            if (segment.collectAbortedTxns(fetchOffset, upperBoundOffset, out)) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    /** Every producer this log knows, as DescribeProducers reports them, by producer id. */
+    public List<ProducerState> activeProducers() {
+        checkOpen();
+        List<ProducerState> out = new ArrayList<>();
+        producers.activeProducers().forEach((producerId, entry) -> out.add(new ProducerState(producerId,
+                entry.producerEpoch(), entry.lastSeq(), entry.lastTimestamp(), entry.coordinatorEpoch(),
+                entry.currentTxnFirstOffset().orElse(-1L))));
+        out.sort(java.util.Comparator.comparingLong(ProducerState::producerId));
+        return out;
+    }
+
+    /**
+     * Kafka's removeExpiredProducers (producer.id.expiration.ms): forgets the producers without an ongoing transaction
+     * whose last timestamp is at least {@code expirationMs} old at {@code nowMs}. A forgotten producer's retry is no
+     * longer recognised as a duplicate.
+     */
+    public void removeExpiredProducers(long nowMs, long expirationMs) {
+        checkOpen();
+        producers.removeExpiredProducers(nowMs, expirationMs);
+    }
+
+    /** The aborted transactions indexed in each segment, oldest segment first. */
+    List<List<AbortedTxn>> abortedTxnsBySegment() {
+        return segments.values().stream().map(LogSegment::abortedTxns).toList();
     }
 
     /**
@@ -309,10 +393,7 @@ public final class PartitionLog implements AutoCloseable {
             }
             segments.truncateTo(offset, config.indexIntervalBytes());
             epochs.truncateFromEnd(logEndOffset());
-            producers.clear();
-            for (LogSegment segment : segments.values()) {
-                segment.forEachBatch(producers::update);
-            }
+            rebuildProducerState();
             producers.removeBefore(logStartOffset);
             flushedOffset = Math.min(flushedOffset, logEndOffset());
         } catch (IOException e) {
@@ -440,6 +521,41 @@ public final class PartitionLog implements AutoCloseable {
     /** Base offsets of the segments, oldest first. */
     List<Long> segmentBaseOffsets() {
         return segments.baseOffsets();
+    }
+
+    /**
+     * Replays the whole log into a fresh producer state. The transaction indexes are rebuilt on the way, which
+     * leaves the entries that survived a truncation as they were.
+     */
+    private void rebuildProducerState() throws IOException {
+        producers.clear();
+        for (LogSegment segment : segments.values()) {
+            segment.resetTransactionIndex();
+            segment.forEachBatch(batch -> replayUnchecked(batch, segment));
+        }
+    }
+
+    private void replayUnchecked(RecordBatch batch, LogSegment segment) {
+        try {
+            producers.replay(batch, segment);
+        } catch (IOException e) {
+            throw storageError("index the transaction marker at offset " + batch.baseOffset(), e);
+        }
+    }
+
+    /** The markers just appended from {@code firstOffset} on are in the segment that holds it. */
+    private void completeTxns(List<ProducerStateManager.CompletedTxn> completed, long firstOffset) {
+        if (completed.isEmpty()) {
+            return;
+        }
+        LogSegment segment = segments.values(firstOffset, firstOffset + 1).iterator().next();
+        try {
+            for (ProducerStateManager.CompletedTxn txn : completed) {
+                producers.complete(txn, segment);
+            }
+        } catch (IOException e) {
+            throw storageError("index the aborted transactions up to offset " + completed.get(completed.size() - 1).lastOffset(), e);
+        }
     }
 
     private void appendToSegments(MemoryRecords records, long firstOffset, long lastOffset, long nowMs) {

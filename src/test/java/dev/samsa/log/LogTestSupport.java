@@ -38,6 +38,10 @@ final class LogTestSupport {
         return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, epoch, baseSequence, simple(NOW, values));
     }
 
+    static MemoryRecords transactional(long producerId, short epoch, int baseSequence, String... values) {
+        return MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, epoch, baseSequence, simple(NOW, values));
+    }
+
     static SimpleRecord[] simple(long timestamp, String... values) {
         SimpleRecord[] records = new SimpleRecord[values.length];
         for (int i = 0; i < values.length; i++) {
