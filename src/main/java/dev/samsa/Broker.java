@@ -6,6 +6,7 @@ import dev.samsa.event.BrokerIsolated;
 import dev.samsa.event.ClientConnectionsDropped;
 import dev.samsa.event.IsolationHealed;
 import dev.samsa.group.GroupCoordinator;
+import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.handler.BrokerContext;
 import dev.samsa.handler.FetchSessionCache;
 import dev.samsa.handler.Handlers;
@@ -28,18 +29,20 @@ public final class Broker {
     private final ClusterState state;
     private final Handlers handlers;
     private final GroupCoordinator groups;
+    private final TransactionCoordinator transactions;
     private final int maxRequestBytes;
     private final int port;
     private volatile Listener listener;
     private volatile boolean running = true;
 
-    Broker(int id, String name, int port, ClusterState state, Handlers handlers, GroupCoordinator groups, int maxRequestBytes)
-            throws IOException {
+    Broker(int id, String name, int port, ClusterState state, Handlers handlers, GroupCoordinator groups,
+           TransactionCoordinator transactions, int maxRequestBytes) throws IOException {
         this.id = id;
         this.name = name;
         this.state = state;
         this.handlers = handlers;
         this.groups = groups;
+        this.transactions = transactions;
         this.maxRequestBytes = maxRequestBytes;
         this.listener = listen(port);
         this.port = listener.port();
@@ -47,7 +50,8 @@ public final class Broker {
 
     private Listener listen(int port) throws IOException {
         // A fresh context: fetch sessions are memory, and memory does not survive a crash.
-        BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(state.random()), handlers, groups);
+        BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(state.random()), handlers, groups,
+                transactions);
         return new Listener(name, port, handlers.dispatcherFor(context), maxRequestBytes,
                 error -> state.loop().reportUnexpected(id, error));
     }

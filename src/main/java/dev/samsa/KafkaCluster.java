@@ -11,6 +11,7 @@ import dev.samsa.event.ClusterStarted;
 import dev.samsa.event.ClusterTimeline;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.GroupCoordinator;
+import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.handler.Handlers;
 import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.store.MappedStoreFactory;
@@ -57,6 +58,7 @@ public final class KafkaCluster implements AutoCloseable {
     private final ClusterState state;
     private final List<Broker> brokers;
     private final GroupCoordinator groupCoordinator;
+    private final TransactionCoordinator transactionCoordinator;
     private final MappedStoreFactory stores;
     private final List<BrokerError> internalErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
@@ -88,18 +90,20 @@ public final class KafkaCluster implements AutoCloseable {
             this.state = created;
             timeline.record(new ClusterStarted(seed, builder.brokers));
             this.groupCoordinator = loop.call(() -> new GroupCoordinator(state));
+            this.transactionCoordinator = loop.call(() -> new TransactionCoordinator(state));
             Map<String, String> clusterDefaults = new HashMap<>();
             for (int id = 1; id <= builder.brokers; id++) {
                 Map<String, String> configs = new LinkedHashMap<>(builder.brokerConfigs);
                 configs.put("broker.id", Integer.toString(id));
                 configs.putIfAbsent("offsets.topic.replication.factor", Integer.toString(Math.min(3, builder.brokers)));
+                configs.putIfAbsent("transaction.state.log.replication.factor", Integer.toString(Math.min(3, builder.brokers)));
                 if (builder.clock.isManual()) {
                     // Clients stamp records with wall time; a manual clock set in the past must not call them future.
                     configs.putIfAbsent("log.message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE));
                 }
                 BrokerConfigs brokerConfigs = new BrokerConfigs(configs, clusterDefaults);
                 int port = builder.basePort == 0 ? 0 : builder.basePort + id - 1;
-                Broker broker = new Broker(id, name + "-broker-" + id, port, state, handlers, groupCoordinator,
+                Broker broker = new Broker(id, name + "-broker-" + id, port, state, handlers, groupCoordinator, transactionCoordinator,
                         brokerConfigs.getInt("socket.request.max.bytes"));
                 started.add(broker);
                 int brokerId = id;

@@ -60,6 +60,14 @@ public final class PartitionView {
     }
 
     /**
+     * The leader's last stable offset: the first offset of the oldest transaction not yet committed or aborted (or
+     * whose marker is not yet replicated), else the high watermark. Read_committed consumers read up to it.
+     */
+    public long lastStableOffset() {
+        return read(p -> p.lastStableOffsetSeenBy(p.leader()));
+    }
+
+    /**
      * The log end offset of the replica on {@code brokerId}.
      *
      * @throws IllegalStateException while that broker is down

@@ -20,7 +20,8 @@ public final class BrokerConfigs {
 
     /** Configs a running broker cannot change, as Kafka reports them read-only. */
     static final Set<String> READ_ONLY = Set.of("broker.id", "socket.request.max.bytes", "offsets.topic.num.partitions",
-            "offsets.topic.replication.factor", "log.dirs");
+            "offsets.topic.replication.factor", "transaction.state.log.num.partitions",
+            "transaction.state.log.replication.factor", "log.dirs");
 
     /**
      * Samsa's test-friendly values (DESIGN.md): configured on every broker, so DescribeConfigs shows them as Kafka
@@ -29,7 +30,8 @@ public final class BrokerConfigs {
     private static final Map<String, String> TEST_DEFAULTS = Map.of(
             "group.initial.rebalance.delay.ms", "0",
             // Small so that a cluster starts fast.
-            "offsets.topic.num.partitions", "5");
+            "offsets.topic.num.partitions", "5",
+            "transaction.state.log.num.partitions", "5");
 
     private static final ConfigDef DEF = new ConfigDef();
 
@@ -55,7 +57,12 @@ public final class BrokerConfigs {
         define("offsets.topic.replication.factor", Type.SHORT, "3");
         define("replica.lag.time.max.ms", Type.LONG, "30000");
         define("socket.request.max.bytes", Type.INT, "104857600");
+        define("request.timeout.ms", Type.INT, "30000");
         define("transaction.max.timeout.ms", Type.INT, "900000");
+        define("transaction.partition.verification.enable", Type.BOOLEAN, "true");
+        define("transaction.state.log.min.isr", Type.INT, "2");
+        define("transaction.state.log.num.partitions", Type.INT, "50");
+        define("transaction.state.log.replication.factor", Type.SHORT, "3");
         for (String topicConfig : TopicConfigs.names()) {
             String brokerName = TopicConfigs.serverDefaultProperty(topicConfig);
             if (!DEF.names().contains(brokerName)) {

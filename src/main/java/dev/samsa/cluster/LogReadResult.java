@@ -1,5 +1,6 @@
 package dev.samsa.cluster;
 
+import java.util.List;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
 
@@ -7,10 +8,19 @@ import org.apache.kafka.common.record.MemoryRecords;
  * What a fetch read from one partition, as Kafka's {@code LogReadResult}: whole batches from the one holding the fetch
  * offset, and the leader's high watermark, last stable offset and log start offset. Those three are -1 when the
  * partition never got to answer (unknown, not led here, fenced epoch); an offset out of range carries them with its
- * error, as Kafka's does.
+ * error, as Kafka's does. A READ_COMMITTED read that succeeded lists the aborted transactions overlapping its batches
+ * (possibly none); otherwise {@code abortedTransactions} is null, as Kafka sends it.
  */
 public record LogReadResult(MemoryRecords records, long highWatermark, long lastStableOffset, long logStartOffset,
-                            Errors error) {
+                            Errors error, List<AbortedTransaction> abortedTransactions) {
+
+    /** A transaction of {@code producerId} from {@code firstOffset} on whose records a read_committed consumer drops. */
+    public record AbortedTransaction(long producerId, long firstOffset) {
+    }
+
+    LogReadResult(MemoryRecords records, long highWatermark, long lastStableOffset, long logStartOffset, Errors error) {
+        this(records, highWatermark, lastStableOffset, logStartOffset, error, null);
+    }
 
     static LogReadResult error(Errors error) {
         return new LogReadResult(MemoryRecords.EMPTY, -1, -1, -1, error);

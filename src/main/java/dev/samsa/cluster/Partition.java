@@ -200,6 +200,16 @@ public final class Partition {
         return stale == null ? highWatermark : stale.highWatermark();
     }
 
+    /**
+     * Kafka's last stable offset as {@code brokerId} serves it: the first offset of the oldest transaction its log has
+     * not seen decided and replicated, else its high watermark. What read_committed consumers read up to.
+     */
+    public long lastStableOffsetSeenBy(int brokerId) {
+        PartitionLog log = logs.get(brokerId);
+        long highWatermark = highWatermarkSeenBy(brokerId);
+        return log == null ? highWatermark : log.lastStableOffset(highWatermark);
+    }
+
     public List<Integer> isrSeenBy(int brokerId) {
         StaleLeadership stale = leader == brokerId ? null : staleLeaders.get(brokerId);
         return stale == null ? isr : stale.isr();

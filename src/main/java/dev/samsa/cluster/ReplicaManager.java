@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
@@ -28,6 +29,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.FileRecords;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.RecordBatch;
 
 /**
  * Everything a client does to the partitions a broker leads goes through here, as through Kafka's ReplicaManager:
@@ -191,17 +193,19 @@ public final class ReplicaManager {
 
     /**
      * Kafka's readFromLog: reads each partition from its fetch offset up to the high watermark as {@code brokerId}
-     * sees it, within the partition's max bytes and what is left of {@code maxBytes}. The first partition that has
-     * data returns at least one whole batch even past the limits, so that a batch larger than them never stalls a
-     * consumer. A partition of an unknown topic id ({@code topic()} null) answers UNKNOWN_TOPIC_ID.
+     * sees it (READ_UNCOMMITTED) or up to its last stable offset (READ_COMMITTED, which also lists the aborted
+     * transactions overlapping what it returns), within the partition's max bytes and what is left of
+     * {@code maxBytes}. The first partition that has data returns at least one whole batch even past the limits, so
+     * that a batch larger than them never stalls a consumer. A partition of an unknown topic id ({@code topic()}
+     * null) answers UNKNOWN_TOPIC_ID.
      */
     public LinkedHashMap<TopicIdPartition, LogReadResult> readFromLog(int brokerId, Map<TopicIdPartition, PartitionFetchInfo> fetches,
-                                                                      int maxBytes) {
+                                                                      int maxBytes, IsolationLevel isolation) {
         LinkedHashMap<TopicIdPartition, LogReadResult> out = new LinkedHashMap<>();
         int budget = maxBytes;
         boolean minOneBatch = true;
         for (Map.Entry<TopicIdPartition, PartitionFetchInfo> e : fetches.entrySet()) {
-            LogReadResult result = read(brokerId, e.getKey(), e.getValue(), Math.max(0, budget), minOneBatch);
+            LogReadResult result = read(brokerId, e.getKey(), e.getValue(), Math.max(0, budget), minOneBatch, isolation);
             int size = result.records().sizeInBytes();
             budget -= size;
             minOneBatch &= size == 0;
@@ -210,55 +214,80 @@ public final class ReplicaManager {
         return out;
     }
 
-    private LogReadResult read(int brokerId, TopicIdPartition tp, PartitionFetchInfo fetch, int budget, boolean minOneBatch) {
+    private LogReadResult read(int brokerId, TopicIdPartition tp, PartitionFetchInfo fetch, int budget, boolean minOneBatch,
+                               IsolationLevel isolation) {
+        Partition partition;
         PartitionLog log;
         long highWatermark;
         try {
             if (tp.topic() == null) {
                 throw new UnknownTopicIdException("Unknown topic id " + tp.topicId());
             }
-            Partition partition = leaderPartition(brokerId, tp.topicPartition());
+            partition = leaderPartition(brokerId, tp.topicPartition());
             checkLeaderEpoch(partition, brokerId, fetch.currentLeaderEpoch());
             log = partition.log(brokerId);
             highWatermark = partition.highWatermarkSeenBy(brokerId);
         } catch (ApiException e) {
             return LogReadResult.error(Errors.forException(e));
         }
-        // Without transactions the last stable offset is the high watermark.
+        long lastStableOffset = partition.lastStableOffsetSeenBy(brokerId);
         if (fetch.fetchOffset() < log.logStartOffset() || fetch.fetchOffset() > log.logEndOffset()) {
-            return new LogReadResult(MemoryRecords.EMPTY, highWatermark, highWatermark, log.logStartOffset(),
+            return new LogReadResult(MemoryRecords.EMPTY, highWatermark, lastStableOffset, log.logStartOffset(),
                     Errors.OFFSET_OUT_OF_RANGE);
         }
-        MemoryRecords records = fetch.fetchOffset() < highWatermark
-                ? log.read(fetch.fetchOffset(), Math.min(fetch.maxBytes(), budget), highWatermark, minOneBatch).records()
+        boolean readCommitted = isolation == IsolationLevel.READ_COMMITTED;
+        long maxOffset = readCommitted ? lastStableOffset : highWatermark;
+        MemoryRecords records = fetch.fetchOffset() < maxOffset
+                ? log.read(fetch.fetchOffset(), Math.min(fetch.maxBytes(), budget), maxOffset, minOneBatch).records()
                 : MemoryRecords.EMPTY;
-        return new LogReadResult(records, highWatermark, highWatermark, log.logStartOffset(), Errors.NONE);
+        List<LogReadResult.AbortedTransaction> aborted = readCommitted ? abortedTransactions(log, fetch.fetchOffset(), records) : null;
+        return new LogReadResult(records, highWatermark, lastStableOffset, log.logStartOffset(), Errors.NONE, aborted);
+    }
+
+    /**
+     * Kafka's addAbortedTransactions: those overlapping the returned batches, from the fetch offset to the offset after
+     * the last batch (Kafka's upper bound is the offset of the batch that would come next: the same offset).
+     */
+    private static List<LogReadResult.AbortedTransaction> abortedTransactions(PartitionLog log, long fetchOffset, MemoryRecords records) {
+        long upperBound = -1;
+        for (RecordBatch batch : records.batches()) {
+            upperBound = batch.lastOffset() + 1;
+        }
+        if (upperBound < 0) {
+            return List.of();
+        }
+        return log.collectAbortedTransactions(fetchOffset, upperBound).stream()
+                .map(txn -> new LogReadResult.AbortedTransaction(txn.producerId(), txn.firstOffset()))
+                .toList();
     }
 
     /**
      * Kafka's fetchOffsetForTimestamp: earliest and earliest local (the log start offset: no tiered storage), latest
-     * (the high watermark), latest tiered (none), max timestamp, or the first record at or after a timestamp; only
-     * records below the high watermark count. Empty when nothing answers.
+     * (the last fetchable offset), latest tiered (none), max timestamp, or the first record at or after a timestamp;
+     * only records below the last fetchable offset count. That is the high watermark for READ_UNCOMMITTED and the last
+     * stable offset for READ_COMMITTED. Empty when nothing answers.
      *
      * @throws ApiException the error Kafka gives for this partition
      */
     public Optional<FileRecords.TimestampAndOffset> fetchOffsetForTimestamp(int brokerId, TopicPartition tp,
-                                                                            int currentLeaderEpoch, long timestamp) {
+                                                                            int currentLeaderEpoch, long timestamp,
+                                                                            IsolationLevel isolation) {
         Partition partition = leaderPartition(brokerId, tp);
         checkLeaderEpoch(partition, brokerId, currentLeaderEpoch);
         PartitionLog log = partition.log(brokerId);
         long highWatermark = partition.highWatermarkSeenBy(brokerId);
+        long lastFetchable = isolation == IsolationLevel.READ_COMMITTED ? partition.lastStableOffsetSeenBy(brokerId) : highWatermark;
         Optional<TimestampAndOffset> found;
         if (timestamp == EARLIEST_TIMESTAMP || timestamp == EARLIEST_LOCAL_TIMESTAMP) {
             found = Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), log.epochForOffset(log.logStartOffset()).orElse(-1)));
         } else if (timestamp == LATEST_TIMESTAMP) {
-            found = Optional.of(new TimestampAndOffset(-1, highWatermark, log.latestEpoch().orElse(-1)));
+            found = Optional.of(new TimestampAndOffset(-1, lastFetchable, log.latestEpoch().orElse(-1)));
         } else if (timestamp == LATEST_TIERED_TIMESTAMP) {
             found = Optional.empty();
         } else if (timestamp == MAX_TIMESTAMP) {
-            found = Optional.of(log.maxTimestamp()).filter(t -> t.offset() >= 0 && t.offset() < highWatermark);
+            found = Optional.of(log.maxTimestamp()).filter(t -> t.offset() >= 0 && t.offset() < lastFetchable);
         } else {
-            found = log.offsetForTimestamp(timestamp).filter(t -> t.offset() < highWatermark);
+            found = log.offsetForTimestamp(timestamp).filter(t -> t.offset() < lastFetchable);
         }
         return found.map(t -> new FileRecords.TimestampAndOffset(t.timestamp(), t.offset(),
                 t.leaderEpoch() < 0 ? Optional.empty() : Optional.of(t.leaderEpoch())));

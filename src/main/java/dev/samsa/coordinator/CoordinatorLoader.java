@@ -39,7 +39,11 @@ public final class CoordinatorLoader {
                         continue;
                     }
                     try {
-                        shard.replay(r.offset(), r);
+                        if (batch.isTransactional()) {
+                            shard.replay(r.offset(), batch.producerId(), batch.producerEpoch(), r);
+                        } else {
+                            shard.replay(r.offset(), r);
+                        }
                         replayed++;
                     } catch (RuntimeException e) {
                         LOG.warn("Skipping the undecodable record at offset {} of {}-{} on broker {}: {}",

@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.Record;
@@ -188,6 +190,48 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
         long firstOffset = write.requiredOffset() - records.size();
         for (int i = 0; i < records.size(); i++) {
             shard.replay(firstOffset + i, records.get(i));
+        }
+        whenReplicated(write, error -> respond.accept(error == Errors.NONE ? result.response() : null, error));
+    }
+
+    /**
+     * Kafka's {@code scheduleTransactionalWriteOperation}: as {@link #scheduleWriteOperation}, but the records go in one
+     * transactional batch of {@code producerId} and {@code producerEpoch}, so that the partition's log holds them as
+     * part of that producer's transaction and its COMMIT or ABORT marker completes them (the shard replays them as
+     * pending, see {@link CoordinatorShard#replay(long, long, short, Record)}). Kafka's coordinator writes such a batch
+     * at sequence 0 and its log skips the sequence check for a coordinator's appends; Samsa's log checks every
+     * producer batch, so {@code baseSequence} gives the sequence that continues the producer's last batch on the
+     * shard's partition. A producer fenced by a newer epoch on that partition gets the log's INVALID_PRODUCER_EPOCH.
+     */
+    public <T> void scheduleTransactionalWriteOperation(int brokerId, String key, long producerId, short producerEpoch,
+                                                        ToIntFunction<S> baseSequence, WriteOperation<S, T> op,
+                                                        BiConsumer<T, Errors> respond) {
+        CoordinatorResult<T> result;
+        S shard;
+        Write write;
+        MemoryRecords batch;
+        try {
+            shard = activeShard(brokerId, key);
+            result = op.generate(shard);
+            if (result.records().isEmpty()) {
+                respond.accept(result.response(), Errors.NONE);
+                return;
+            }
+            batch = MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, producerEpoch,
+                    baseSequence.applyAsInt(shard), result.records().toArray(new SimpleRecord[0]));
+            write = append(shard, batch);
+        } catch (NotLeaderOrFollowerException e) {
+            respond.accept(null, Errors.NOT_COORDINATOR);
+            return;
+        } catch (ApiException e) {
+            respond.accept(null, Errors.forException(e));
+            return;
+        }
+        List<Record> records = new ArrayList<>();
+        batch.records().forEach(records::add);
+        long firstOffset = write.requiredOffset() - records.size();
+        for (int i = 0; i < records.size(); i++) {
+            shard.replay(firstOffset + i, producerId, producerEpoch, records.get(i));
         }
         whenReplicated(write, error -> respond.accept(error == Errors.NONE ? result.response() : null, error));
     }

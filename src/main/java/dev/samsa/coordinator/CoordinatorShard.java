@@ -22,6 +22,17 @@ public interface CoordinatorShard {
     void replay(long offset, Record record);
 
     /**
+     * Applies one record of a transactional batch of {@code producerId} (Kafka's {@code replay} with a producer id):
+     * the record belongs to that producer's open transaction until its marker says COMMIT or ABORT. A shard whose
+     * records are never transactional keeps this default.
+     *
+     * @throws RuntimeException when the record does not decode: the loader skips it and says so
+     */
+    default void replay(long offset, long producerId, short producerEpoch, Record record) {
+        replay(offset, record);
+    }
+
+    /**
      * Applies a transaction marker (a COMMIT or ABORT control batch) that the transaction coordinator wrote to this
      * partition for {@code producerId}, in offset order with the records; what the group coordinator needs to make a
      * transaction's offsets committed or drop them (Kafka's {@code replayEndTransactionMarker}).

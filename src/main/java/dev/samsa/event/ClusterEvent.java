@@ -19,7 +19,9 @@ public sealed interface ClusterEvent permits
         // consumer groups and their coordinator
         GroupCreated, GroupRemoved, GroupStateChanged, RebalanceStarted, GenerationStarted, MemberJoined, MemberRemoved,
         MemberDisconnected, SessionRearmed, StaticMemberReplaced, CoordinatorLoaded, CoordinatorUnloaded,
-        CoordinatorRecordSkipped, OffsetsExpiryFailed, OffsetsExpired {
+        CoordinatorRecordSkipped, OffsetsExpiryFailed, OffsetsExpired,
+        // transactions
+        TxnStateChanged, TxnMarkerWritten {
 
     /**
      * The name the timeline prints: the record's name, except that a fault prints as FaultApplied or FaultHealed and

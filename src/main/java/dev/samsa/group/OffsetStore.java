@@ -1,5 +1,6 @@
 package dev.samsa.group;
 
+import dev.samsa.coordinator.CoordinatorResult;
 import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.event.GroupCreated;
 import dev.samsa.event.OffsetsExpired;
@@ -8,8 +9,11 @@ import dev.samsa.group.classic.ClassicGroup;
 import dev.samsa.group.classic.ClassicGroupState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
@@ -63,11 +67,9 @@ public final class OffsetStore {
                 }
                 throw new IllegalGenerationException("Group " + groupId + " does not exist; rejoin the group.");
             }
-            group = new ClassicGroup(groupId, coordinator.cluster().timeline(), coordinator.cluster().nowMs());
-            shard.groups.put(groupId, group);
-            coordinator.cluster().timeline().record(new GroupCreated(groupId, brokerId, true));
+            group = createSimpleGroup(shard, groupId);
         }
-        throwIfCommitIsInvalid(group, memberId, instanceId, generation);
+        throwIfCommitIsInvalid(group, memberId, instanceId, generation, false);
         List<SimpleRecord> records = new ArrayList<>();
         long now = coordinator.cluster().nowMs();
         commits.forEach((tp, o) -> records.add(GroupRecords.offsetCommit(now, groupId, tp, o)));
@@ -77,15 +79,56 @@ public final class OffsetStore {
         CoordinatorRuntime.Write write = coordinator.append(shard, records.toArray(new SimpleRecord[0]));
         // As Kafka: the offsets count once the record is replicated; a commit that fails leaves the old offsets.
         Map<TopicPartition, CommittedOffset> pending = new LinkedHashMap<>(commits);
+        long firstRecordOffset = write.requiredOffset() - records.size();
         coordinator.whenReplicated(write, error -> {
             if (error == Errors.NONE) {
-                pending.forEach((tp, o) -> shard.putOffset(groupId, tp, o));
+                long recordOffset = firstRecordOffset;
+                for (Map.Entry<TopicPartition, CommittedOffset> e : pending.entrySet()) {
+                    shard.putOffset(groupId, e.getKey(), e.getValue(), recordOffset++);
+                }
             }
         });
         return write;
     }
 
-    private static void throwIfCommitIsInvalid(ClassicGroup group, String memberId, String instanceId, int generation) {
+    /**
+     * TxnOffsetCommit, as Kafka's {@code commitTransactionalOffset}: checks the committer as an OffsetCommit (but a
+     * transactional commit needs no member id from a non-empty group, and a group completing a rebalance takes it: old
+     * versions carry no member), then writes the offsets in {@code producerId}'s transaction. They stay pending, not
+     * committed, until its marker. {@code done} hears NONE once the write is replicated, or the error for every
+     * partition: UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION (also for a generation given to a group that does not exist),
+     * FENCED_INSTANCE_ID, INVALID_GROUP_ID, INVALID_PRODUCER_EPOCH, or a coordinator error. A group that does not
+     * exist and is given no generation becomes a simple group, as for OffsetCommit.
+     */
+    public void commitTransactional(int brokerId, short version, String transactionalId, long producerId, short producerEpoch,
+                                    String groupId, String memberId, String instanceId, int generation,
+                                    Map<TopicPartition, CommittedOffset> commits, Consumer<Errors> done) {
+        coordinator.writeTransactional(brokerId, version, transactionalId, groupId, producerId, producerEpoch, shard -> {
+            ClassicGroup group = shard.groups.get(groupId);
+            if (group == null) {
+                if (generation >= 0) {
+                    throw new IllegalGenerationException("Group " + groupId + " does not exist; rejoin the group.");
+                }
+                group = createSimpleGroup(shard, groupId);
+            }
+            throwIfCommitIsInvalid(group, memberId, instanceId, generation, true);
+            long now = coordinator.cluster().nowMs();
+            List<SimpleRecord> records = new ArrayList<>();
+            commits.forEach((tp, o) -> records.add(GroupRecords.offsetCommit(now, groupId, tp, o)));
+            return new CoordinatorResult<Void>(records, null);
+        }, (nothing, error) -> done.accept(error));
+    }
+
+    private ClassicGroup createSimpleGroup(GroupCoordinatorShard shard, String groupId) {
+        ClassicGroup group = new ClassicGroup(groupId, coordinator.cluster().timeline(), coordinator.cluster().nowMs());
+        shard.groups.put(groupId, group);
+        coordinator.cluster().timeline().record(new GroupCreated(groupId, shard.brokerId, true));
+        return group;
+    }
+
+    /** Kafka's {@code ClassicGroup.validateOffsetCommit}. */
+    private static void throwIfCommitIsInvalid(ClassicGroup group, String memberId, String instanceId, int generation,
+                                               boolean transactional) {
         if (group.isInState(ClassicGroupState.DEAD)) {
             throw new CoordinatorNotAvailableException("Group " + group.groupId() + " is dead; find the coordinator again.");
         }
@@ -98,38 +141,42 @@ public final class OffsetStore {
                 throw new IllegalGenerationException("Generation " + generation + " is not the current generation "
                         + group.generationId() + " of group " + group.groupId() + "; the member was removed, rejoin the group.");
             }
-        } else if (!group.isInState(ClassicGroupState.EMPTY)) {
+        } else if (!transactional && !group.isInState(ClassicGroupState.EMPTY)) {
             throw new UnknownMemberIdException("Group " + group.groupId() + " has members; only they may commit.");
         }
-        if (group.isInState(ClassicGroupState.COMPLETING_REBALANCE)) {
+        if (!transactional && group.isInState(ClassicGroupState.COMPLETING_REBALANCE)) {
             throw new RebalanceInProgressException("Group " + group.groupId() + " is completing a rebalance; commit after it.");
         }
     }
 
+    /** OffsetFetch's answer for one group: the committed offsets found, and the partitions answered UNSTABLE_OFFSET_COMMIT. */
+    public record Fetched(Map<TopicPartition, CommittedOffset> offsets, Set<TopicPartition> unstable) {
+    }
+
     /**
-     * OffsetFetch for one group: the committed offsets of {@code partitions}, or all when null. Unknown partitions are
-     * absent. (requireStable has nothing to wait for until transactions exist.)
+     * OffsetFetch for one group: the committed offsets of {@code partitions}, or of all its committed partitions when
+     * null; unknown partitions are absent. With {@code requireStable} (KIP-447), a partition an open transaction holds
+     * an offset of is unstable instead, as Kafka's {@code fetchOffsets} answers it per partition.
      *
      * @throws GroupIdNotFoundException when the group is Dead
      */
-    public Map<TopicPartition, CommittedOffset> fetch(int brokerId, String groupId, List<TopicPartition> partitions) {
+    public Fetched fetch(int brokerId, String groupId, List<TopicPartition> partitions, boolean requireStable) {
         GroupCoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
         ClassicGroup group = shard.groups.get(groupId);
         if (group != null && group.isInState(ClassicGroupState.DEAD)) {
             throw new GroupIdNotFoundException("Group " + groupId + " is dead.");
         }
         Map<TopicPartition, CommittedOffset> all = shard.offsets(groupId);
-        if (partitions == null) {
-            return new LinkedHashMap<>(all);
-        }
         Map<TopicPartition, CommittedOffset> result = new LinkedHashMap<>();
-        for (TopicPartition tp : partitions) {
-            CommittedOffset o = all.get(tp);
-            if (o != null) {
-                result.put(tp, o);
+        Set<TopicPartition> unstable = new LinkedHashSet<>();
+        for (TopicPartition tp : partitions == null ? all.keySet() : partitions) {
+            if (requireStable && shard.pending.contains(groupId, tp)) {
+                unstable.add(tp);
+            } else if (all.containsKey(tp)) {
+                result.put(tp, all.get(tp));
             }
         }
-        return result;
+        return new Fetched(result, unstable);
     }
 
     /** OffsetDelete's answer: an error per partition (NONE when deleted or absent) and the write to answer after. */
@@ -162,7 +209,7 @@ public final class OffsetStore {
                 continue;
             }
             errors.put(tp, Errors.NONE);
-            if (shard.offsets(groupId).containsKey(tp)) {
+            if (shard.offsets(groupId).containsKey(tp) || shard.pending.contains(groupId, tp)) {
                 tombstones.add(GroupRecords.offsetCommit(now, groupId, tp, null));
             }
         }
@@ -175,13 +222,15 @@ public final class OffsetStore {
         return new DeleteResult(errors, write);
     }
 
+    /** Tombstones every offset of the group, committed or held by an open transaction, as Kafka's {@code deleteAllOffsets}. */
     void deleteAll(GroupCoordinatorShard shard, String groupId) {
-        List<TopicPartition> all = new ArrayList<>(shard.offsets(groupId).keySet());
+        Set<TopicPartition> all = new LinkedHashSet<>(shard.offsets(groupId).keySet());
+        all.addAll(shard.pending.partitions(groupId));
         long now = coordinator.cluster().nowMs();
         if (!all.isEmpty()) {
             coordinator.append(shard, all.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toArray(SimpleRecord[]::new));
         }
-        shard.offsets.remove(groupId);
+        shard.removeAllOffsets(groupId);
     }
 
     /** Arms the partition's next expiry check, offsets.retention.check.interval.ms from now, as Kafka's shard does. */
@@ -212,7 +261,7 @@ public final class OffsetStore {
         String groupId = group.groupId();
         Map<TopicPartition, CommittedOffset> offsets = shard.offsets(groupId);
         if (offsets.isEmpty()) {
-            return true;
+            return !shard.pending.containsGroup(groupId);
         }
         Boolean sinceEmpty = expiryBase(group);
         if (sinceEmpty == null) {
@@ -224,7 +273,9 @@ public final class OffsetStore {
         boolean allExpired = true;
         for (Map.Entry<TopicPartition, CommittedOffset> e : offsets.entrySet()) {
             long base = sinceEmpty ? group.stateTimestampMs() : e.getValue().commitTimestampMs();
-            if (!group.isSubscribedToTopic(e.getKey().topic()) && now - base >= retention) {
+            // An offset an open transaction is about to replace does not expire, as Kafka's cleanupExpiredOffsets.
+            if (!group.isSubscribedToTopic(e.getKey().topic()) && now - base >= retention
+                    && !shard.pending.contains(groupId, e.getKey())) {
                 expired.add(e.getKey());
             } else {
                 allExpired = false;
@@ -236,7 +287,7 @@ public final class OffsetStore {
             coordinator.cluster().timeline().record(new OffsetsExpired(groupId,
                     expired.stream().map(TopicPartition::toString).toList()));
         }
-        return allExpired;
+        return allExpired && !shard.pending.containsGroup(groupId);
     }
 
     /**

@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -23,7 +22,8 @@ import org.apache.kafka.common.requests.FetchResponse;
 /**
  * Fetch v4-18 for consumers (followers replicate in-process). Long-polls: with less than minBytes available the
  * fetch is parked until an append brings enough or maxWaitMs passes (capped in wall time too). Reads whole batches
- * from the one containing the fetch offset, up to the high watermark, within the partition's and the request's
+ * from the one containing the fetch offset, up to the high watermark (read_committed: the last stable offset, with
+ * the aborted transactions overlapping what it returns; read_uncommitted gets null for those, as from Kafka), within the partition's and the request's
  * max bytes, always returning at least the first batch of the first partition with data so a large batch never
  * stalls a consumer. Sessions per {@link FetchSessionCache}. Rack-aware replica selection and diverging-epoch
  * detection for followers are not implemented.
@@ -105,7 +105,7 @@ final class FetchHandler implements ApiHandler {
             context.toRead.forEach((tp, pd) -> fetches.put(tp,
                     new PartitionFetchInfo(pd.fetchOffset, pd.currentLeaderEpoch.orElse(-1), pd.maxBytes)));
             LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> out = new LinkedHashMap<>();
-            broker.replicaManager().readFromLog(broker.brokerId(), fetches, body.maxBytes())
+            broker.replicaManager().readFromLog(broker.brokerId(), fetches, body.maxBytes(), body.isolationLevel())
                     .forEach((tp, read) -> out.put(tp, partitionData(tp, read)));
             return out;
         }
@@ -117,9 +117,11 @@ final class FetchHandler implements ApiHandler {
                     .setLastStableOffset(read.lastStableOffset())
                     .setLogStartOffset(read.logStartOffset())
                     .setRecords(read.records());
-            if (body.isolationLevel() == IsolationLevel.READ_COMMITTED && read.hasLeaderOffsets()) {
-                // No transactions yet: a read_committed consumer is told of none aborted.
-                data.setAbortedTransactions(new ArrayList<>());
+            if (read.abortedTransactions() != null) {
+                List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>();
+                read.abortedTransactions().forEach(txn -> aborted.add(new FetchResponseData.AbortedTransaction()
+                        .setProducerId(txn.producerId()).setFirstOffset(txn.firstOffset())));
+                data.setAbortedTransactions(aborted);
             }
             return data;
         }

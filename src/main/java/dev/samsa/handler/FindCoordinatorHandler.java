@@ -12,9 +12,10 @@ import org.apache.kafka.common.requests.FindCoordinatorRequest;
 /**
  * FindCoordinator v0-6. Key type GROUP (v1+ carries the type): the leader of the group's {@code __consumer_offsets}
  * partition, creating the topic on first need (offsets.topic.num.partitions, offsets.topic.replication.factor,
- * cleanup.policy=compact). v4+ batches keys in coordinatorKeys. Until transactions exist, TRANSACTION keys answer
- * UNSUPPORTED_VERSION with a message saying so (Kafka serves them; a retriable error would make clients retry for
- * ever); SHARE keys (v6) are not implemented and answer the same.
+ * cleanup.policy=compact). Key type TRANSACTION: the leader of the transactional id's {@code __transaction_state}
+ * partition, creating that topic on first need the same way (transaction.state.log.*). v4+ batches keys in
+ * coordinatorKeys. SHARE keys (v6) are not implemented: UNSUPPORTED_VERSION with a message saying so (a retriable
+ * error would make clients retry for ever).
  */
 final class FindCoordinatorHandler implements ApiHandler {
 
@@ -42,14 +43,15 @@ final class FindCoordinatorHandler implements ApiHandler {
 
     private static FindCoordinatorResponseData.Coordinator find(BrokerContext broker, byte keyType, String key) {
         FindCoordinatorResponseData.Coordinator c = new FindCoordinatorResponseData.Coordinator().setNodeId(-1).setHost("").setPort(-1);
-        if (keyType != FindCoordinatorRequest.CoordinatorType.GROUP.id()) {
-            // Not a retriable error: a transactional producer fails at once with this message instead of retrying forever.
+        boolean group = keyType == FindCoordinatorRequest.CoordinatorType.GROUP.id();
+        if (!group && keyType != FindCoordinatorRequest.CoordinatorType.TRANSACTION.id()) {
+            // Not a retriable error: a share consumer fails at once with this message instead of retrying forever.
             return c.setErrorCode(Errors.UNSUPPORTED_VERSION.code())
-                    .setErrorMessage("Samsa does not implement transactions yet: transactional.id and exactly-once processing "
-                            + "need a transaction coordinator (key type " + keyType + ")");
+                    .setErrorMessage("Samsa does not implement share groups: no coordinator for key type " + keyType);
         }
         try {
-            int id = broker.groups().findCoordinator(broker.brokerId(), key);
+            int id = group ? broker.groups().findCoordinator(broker.brokerId(), key)
+                    : broker.transactions().findCoordinator(broker.brokerId(), key);
             BrokerInfo info = broker.cluster().metadata().liveBrokers().stream().filter(b -> b.id() == id).findFirst().orElse(null);
             if (info == null) {
                 return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code()).setErrorMessage("Coordinator " + id + " is not alive");

@@ -1,5 +1,6 @@
 package dev.samsa.handler;
 
+import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
@@ -8,10 +9,12 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.RecordBatch;
 
 /**
- * InitProducerId v0-6 for idempotent producers: always a fresh producer id with epoch 0, as Kafka's coordinator
- * does when there is no transactional id (the client bumps its epoch itself); a request naming only one of producer
- * id and epoch gets INVALID_REQUEST. Transactional ids need the transaction coordinator, which is not implemented:
- * they get NOT_COORDINATOR.
+ * InitProducerId v0-6. Without a transactional id (an idempotent producer): always a fresh producer id with epoch 0,
+ * as Kafka's coordinator does (the client bumps its epoch itself). With one: the transaction coordinator's answer
+ * ({@link TransactionCoordinator#initProducerId}), PRODUCER_FENCED shown as INVALID_PRODUCER_EPOCH below v4 as Kafka
+ * does for old clients. A request naming only one of producer id and epoch gets INVALID_REQUEST. v6's two-phase
+ * commit (KIP-939) is off as in a default Kafka 4.1 broker: enable2Pc gets TRANSACTIONAL_ID_AUTHORIZATION_FAILED and
+ * keepPreparedTxn UNSUPPORTED_VERSION.
  */
 final class InitProducerIdHandler implements ApiHandler {
 
@@ -24,16 +27,30 @@ final class InitProducerIdHandler implements ApiHandler {
     public void handle(KafkaRequest request, BrokerContext broker) {
         InitProducerIdRequestData data = request.data();
         InitProducerIdResponseData response = new InitProducerIdResponseData().setProducerId(-1).setProducerEpoch((short) -1);
-        if (data.transactionalId() != null) {
-            request.respond(response.setErrorCode(Errors.NOT_COORDINATOR.code()));
-            return;
-        }
         boolean namesId = data.producerId() != RecordBatch.NO_PRODUCER_ID;
         boolean namesEpoch = data.producerEpoch() != RecordBatch.NO_PRODUCER_EPOCH;
         if (namesId != namesEpoch) {
             request.respond(response.setErrorCode(Errors.INVALID_REQUEST.code()));
             return;
         }
-        request.respond(response.setProducerId(broker.cluster().producerIds().nextProducerId()).setProducerEpoch((short) 0));
+        if (data.transactionalId() == null) {
+            request.respond(response.setProducerId(broker.cluster().producerIds().nextProducerId()).setProducerEpoch((short) 0));
+            return;
+        }
+        if (data.enable2Pc()) {
+            request.respond(response.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code()));
+            return;
+        }
+        if (data.keepPreparedTxn()) {
+            request.respond(response.setErrorCode(Errors.UNSUPPORTED_VERSION.code()));
+            return;
+        }
+        broker.transactions().initProducerId(broker.brokerId(), data.transactionalId(), data.transactionTimeoutMs(),
+                data.producerId(), data.producerEpoch(), result -> {
+                    Errors error = result.error() == Errors.PRODUCER_FENCED && request.version() < 4
+                            ? Errors.INVALID_PRODUCER_EPOCH : result.error();
+                    request.respond(response.setProducerId(result.producerId()).setProducerEpoch(result.producerEpoch())
+                            .setErrorCode(error.code()));
+                });
     }
 }

@@ -3,6 +3,7 @@ package dev.samsa.handler;
 import dev.samsa.wire.KafkaRequest;
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
@@ -13,10 +14,11 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * ListOffsets v1-10: earliest (-2), latest (-1, the high watermark, which is also the last stable offset while there
- * are no transactions), max timestamp (-3, v7+), earliest local (-4, v8+, the log start offset with no tiered
- * storage), latest tiered (-5, v9+, none: -1), and the first record at or after a timestamp below the high
- * watermark. A partition asked twice gets INVALID_REQUEST.
+ * ListOffsets v1-10: earliest (-2), latest (-1, the last fetchable offset), max timestamp (-3, v7+), earliest local
+ * (-4, v8+, the log start offset with no tiered storage), latest tiered (-5, v9+, none: -1), and the first record at
+ * or after a timestamp below the last fetchable offset. The last fetchable offset is the high watermark for
+ * read_uncommitted and the last stable offset for read_committed, as Kafka's fetchOffsetForTimestamp. A partition
+ * asked twice gets INVALID_REQUEST.
  */
 final class ListOffsetsHandler implements ApiHandler {
 
@@ -52,7 +54,8 @@ final class ListOffsetsHandler implements ApiHandler {
                 }
                 try {
                     boolean withEpoch = request.version() >= 4; // the field exists from v4; older clients cannot read it
-                    broker.replicaManager().fetchOffsetForTimestamp(broker.brokerId(), tp, p.currentLeaderEpoch(), p.timestamp())
+                    broker.replicaManager().fetchOffsetForTimestamp(broker.brokerId(), tp, p.currentLeaderEpoch(), p.timestamp(),
+                                    IsolationLevel.forId(data.isolationLevel()))
                             .ifPresent(found -> pr.setTimestamp(found.timestamp).setOffset(found.offset)
                                     .setLeaderEpoch(withEpoch ? found.leaderEpoch.orElse(-1) : -1));
                 } catch (ApiException e) {

@@ -1,11 +1,13 @@
 package dev.samsa.handler;
 
 import dev.samsa.group.CommittedOffset;
+import dev.samsa.group.OffsetStore;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
@@ -15,9 +17,11 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * OffsetFetch v1-9. v1-7: one group, topics null (v2+) for all committed offsets, a top-level error (v2+); v8+: several
- * groups in one request. A partition without a commit answers offset -1. v5+ leader epochs. requireStable (v7+) has no
- * pending transactional offsets to wait for until transactions exist. v9's member id and epoch concern KIP-848 groups
- * and are ignored. v10 (topic ids) is not served.
+ * groups in one request. A partition without a commit answers offset -1. v5+ leader epochs. requireStable (v7+,
+ * KIP-447; the consumer sets it for every fetch of its committed offsets): a partition that an open transaction has
+ * committed an offset of answers UNSTABLE_OFFSET_COMMIT with offset -1, as Kafka answers it (per partition, the
+ * group's error stays NONE), and the client retries. v9's member id and epoch concern KIP-848 groups and are ignored.
+ * v10 (topic ids) is not served.
  */
 final class OffsetFetchHandler implements ApiHandler {
 
@@ -40,17 +44,15 @@ final class OffsetFetchHandler implements ApiHandler {
                     }
                 }
             }
-            Result r = fetch(broker, data.groupId(), wanted);
+            Result r = fetch(broker, data.groupId(), wanted, data.requireStable());
             short code = r.error.code();
             response.setErrorCode(code);
             r.offsets.forEach((topic, parts) -> {
                 OffsetFetchResponseData.OffsetFetchResponseTopic rt = new OffsetFetchResponseData.OffsetFetchResponseTopic().setName(topic);
                 response.topics().add(rt);
-                parts.forEach((p, o) -> rt.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartition()
-                        .setPartitionIndex(p).setCommittedOffset(o == null ? -1 : o.offset())
-                        .setCommittedLeaderEpoch(o == null ? -1 : o.leaderEpoch())
-                        .setMetadata(o == null || o.metadata() == null ? "" : o.metadata())
-                        .setErrorCode(request.version() < 2 ? code : 0)));
+                parts.forEach((p, a) -> rt.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartition()
+                        .setPartitionIndex(p).setCommittedOffset(a.offset()).setCommittedLeaderEpoch(a.leaderEpoch())
+                        .setMetadata(a.metadata()).setErrorCode(request.version() < 2 ? code : a.error().code())));
             });
         } else {
             for (OffsetFetchRequestData.OffsetFetchRequestGroup g : data.groups()) {
@@ -63,45 +65,59 @@ final class OffsetFetchHandler implements ApiHandler {
                         }
                     }
                 }
-                Result r = fetch(broker, g.groupId(), wanted);
+                Result r = fetch(broker, g.groupId(), wanted, data.requireStable());
                 OffsetFetchResponseData.OffsetFetchResponseGroup rg = new OffsetFetchResponseData.OffsetFetchResponseGroup()
                         .setGroupId(g.groupId()).setErrorCode(r.error.code());
                 response.groups().add(rg);
                 r.offsets.forEach((topic, parts) -> {
                     OffsetFetchResponseData.OffsetFetchResponseTopics rt = new OffsetFetchResponseData.OffsetFetchResponseTopics().setName(topic);
                     rg.topics().add(rt);
-                    parts.forEach((p, o) -> rt.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartitions()
-                            .setPartitionIndex(p).setCommittedOffset(o == null ? -1 : o.offset())
-                            .setCommittedLeaderEpoch(o == null ? -1 : o.leaderEpoch())
-                            .setMetadata(o == null || o.metadata() == null ? "" : o.metadata())));
+                    parts.forEach((p, a) -> rt.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartitions()
+                            .setPartitionIndex(p).setCommittedOffset(a.offset()).setCommittedLeaderEpoch(a.leaderEpoch())
+                            .setMetadata(a.metadata()).setErrorCode(a.error().code())));
                 });
             }
         }
         request.respond(response);
     }
 
-    private record Result(Errors error, Map<String, Map<Integer, CommittedOffset>> offsets) {
+    /** One partition's answer: offset -1, epoch -1 and metadata "" when there is no commit to show. */
+    private record Answer(long offset, int leaderEpoch, String metadata, Errors error) {
+
+        static final Answer NONE = new Answer(-1, -1, "", Errors.NONE);
+        static final Answer UNSTABLE = new Answer(-1, -1, "", Errors.UNSTABLE_OFFSET_COMMIT);
+
+        static Answer of(CommittedOffset o) {
+            return o == null ? NONE : new Answer(o.offset(), o.leaderEpoch(), o.metadata() == null ? "" : o.metadata(), Errors.NONE);
+        }
     }
 
-    /** Offsets by topic and partition; a requested partition without a commit maps to null. */
-    private static Result fetch(BrokerContext broker, String groupId, List<TopicPartition> wanted) {
-        Map<String, Map<Integer, CommittedOffset>> byTopic = new LinkedHashMap<>();
+    private record Result(Errors error, Map<String, Map<Integer, Answer>> offsets) {
+    }
+
+    /** Answers by topic and partition: every requested partition, or every committed one when none is named. */
+    private static Result fetch(BrokerContext broker, String groupId, List<TopicPartition> wanted, boolean requireStable) {
+        Map<String, Map<Integer, Answer>> byTopic = new LinkedHashMap<>();
         Errors error = Errors.NONE;
-        Map<TopicPartition, CommittedOffset> found = Map.of();
+        OffsetStore.Fetched found = new OffsetStore.Fetched(Map.of(), Set.of());
         try {
-            found = broker.groups().offsets().fetch(broker.brokerId(), groupId, wanted);
+            found = broker.groups().offsets().fetch(broker.brokerId(), groupId, wanted, requireStable);
         } catch (ApiException e) {
             error = Errors.forException(e);
             if (error == Errors.GROUP_ID_NOT_FOUND) {
                 error = Errors.NONE;
             }
         }
+        List<TopicPartition> answered = new ArrayList<>();
         if (wanted != null) {
-            for (TopicPartition tp : wanted) {
-                byTopic.computeIfAbsent(tp.topic(), t -> new LinkedHashMap<>()).put(tp.partition(), found.get(tp));
-            }
+            answered.addAll(wanted);
         } else {
-            found.forEach((tp, o) -> byTopic.computeIfAbsent(tp.topic(), t -> new LinkedHashMap<>()).put(tp.partition(), o));
+            answered.addAll(found.offsets().keySet());
+            answered.addAll(found.unstable());
+        }
+        for (TopicPartition tp : answered) {
+            Answer a = found.unstable().contains(tp) ? Answer.UNSTABLE : Answer.of(found.offsets().get(tp));
+            byTopic.computeIfAbsent(tp.topic(), t -> new LinkedHashMap<>()).put(tp.partition(), a);
         }
         return new Result(error, byTopic);
     }

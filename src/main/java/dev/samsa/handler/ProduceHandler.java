@@ -4,13 +4,18 @@ import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Topic;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.UnknownServerException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -22,6 +27,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.BaseRecords;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.RequestUtils;
 
@@ -29,9 +35,13 @@ import org.apache.kafka.common.requests.RequestUtils;
  * Produce v3-13 (v13 names topics by id). acks=0 gets no answer (an error closes the connection, as Kafka signals
  * it); acks=1 answers after the leader's append; acks=-1 is parked until the high watermark passes every appended
  * batch, or answers REQUEST_TIMED_OUT after timeoutMs. Records are validated by the log (magic v2, CRC, counts,
- * max.message.bytes, idempotent sequences). Transactional produce is not implemented yet; transactional batches
- * without a transactional id get TRANSACTIONAL_ID_AUTHORIZATION_FAILED and internal topics INVALID_TOPIC_EXCEPTION,
- * as Kafka answers clients.
+ * max.message.bytes, idempotent sequences). Transactional batches without a transactional id get
+ * TRANSACTIONAL_ID_AUTHORIZATION_FAILED and internal topics INVALID_TOPIC_EXCEPTION, as Kafka answers clients. With
+ * transaction.partition.verification.enable (KIP-890 part 1, Kafka's default true) the transaction coordinator first
+ * verifies that each partition with a transactional batch is in the producer's open transaction; a partition that is
+ * not is refused, so a late produce cannot open a transaction nobody will end (a hanging transaction). Unlike Kafka,
+ * which asks only for a partition without an open transaction of that producer in its log, every transactional batch
+ * is verified: in one JVM the question costs nothing.
  */
 final class ProduceHandler implements ApiHandler {
 
@@ -53,6 +63,21 @@ final class ProduceHandler implements ApiHandler {
             }
             return;
         }
+        if (data.transactionalId() != null && broker.configs().getBoolean("transaction.partition.verification.enable")) {
+            TransactionalBatches txn = transactionalBatches(data, broker);
+            if (!txn.partitions().isEmpty()) {
+                broker.transactions().verifyPartitions(data.transactionalId(), txn.producerId(), txn.producerEpoch(),
+                        txn.partitions(), errors -> append(request, broker, unverified(errors, request.version())));
+                return;
+            }
+        }
+        append(request, broker, Map.of());
+    }
+
+    /** Appends what passed verification; {@code unverified} holds the error of each partition that did not. */
+    private static void append(KafkaRequest request, BrokerContext broker, Map<TopicPartition, ApiException> unverified) {
+        ProduceRequestData data = request.data();
+        short acks = data.acks();
         Map<TopicPartition, PartitionProduceResponse> results = new LinkedHashMap<>();
         Map<TopicPartition, Long> waitFor = new LinkedHashMap<>();
         List<TopicProduceResponse> topics = new ArrayList<>();
@@ -82,6 +107,9 @@ final class ProduceHandler implements ApiHandler {
                         throw new UnknownServerException("Produce request to " + tp + " has null records");
                     }
                     validateRecords(request.version(), pd.records(), tp);
+                    if (unverified.containsKey(tp)) {
+                        throw unverified.get(tp);
+                    }
                     LogAppendResult info = broker.replicaManager().appendAsLeader(broker.brokerId(), tp, (MemoryRecords) pd.records(), acks);
                     pr.setBaseOffset(info.firstOffset()).setLogAppendTimeMs(info.logAppendTime()).setLogStartOffset(info.logStartOffset());
                     results.put(tp, pr);
@@ -108,6 +136,65 @@ final class ProduceHandler implements ApiHandler {
         }
         broker.cluster().purgatory().tryCompleteElseWatch(
                 new DelayedProduce(request, response, waitFor, results, broker), waitFor.keySet(), data.timeoutMs(), "produce");
+    }
+
+    /** The producer of a request's transactional batches and the partitions they go to. */
+    private record TransactionalBatches(long producerId, short producerEpoch, Set<TopicPartition> partitions) {
+    }
+
+    /**
+     * As Kafka's handleProduceAppend: the partitions with a transactional batch, to be verified. Batches that cannot be
+     * walked, and topics that do not resolve, are left to the per-partition checks, which answer for them.
+     */
+    private static TransactionalBatches transactionalBatches(ProduceRequestData data, BrokerContext broker) {
+        long producerId = RecordBatch.NO_PRODUCER_ID;
+        short producerEpoch = RecordBatch.NO_PRODUCER_EPOCH;
+        Set<TopicPartition> partitions = new HashSet<>();
+        for (ProduceRequestData.TopicProduceData topicData : data.topicData()) {
+            String name = topicName(topicData, broker);
+            for (ProduceRequestData.PartitionProduceData pd : topicData.partitionData()) {
+                if (name == null || !(pd.records() instanceof MemoryRecords records)) {
+                    continue;
+                }
+                try {
+                    for (RecordBatch batch : records.batches()) {
+                        if (batch.hasProducerId() && batch.isTransactional()) {
+                            producerId = batch.producerId();
+                            producerEpoch = batch.producerEpoch();
+                            partitions.add(new TopicPartition(name, pd.index()));
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    // Left to validateRecords.
+                }
+            }
+        }
+        return new TransactionalBatches(producerId, producerEpoch, partitions);
+    }
+
+    /**
+     * What a produce answers for a partition the coordinator did not verify, as Kafka's ReplicaManager and
+     * AddPartitionsToTxnManager translate it: an old epoch is INVALID_PRODUCER_EPOCH; a partition outside the
+     * transaction TRANSACTION_ABORTABLE from v11 and INVALID_TXN_STATE before; a coordinator that cannot answer now (or
+     * a transaction still ending) NOT_ENOUGH_REPLICAS, which every client retries without a metadata refresh.
+     */
+    private static Map<TopicPartition, ApiException> unverified(Map<TopicPartition, Errors> verified, short version) {
+        Map<TopicPartition, ApiException> out = new HashMap<>();
+        verified.forEach((tp, error) -> {
+            switch (error) {
+                case NONE -> {
+                }
+                case PRODUCER_FENCED -> out.put(tp, Errors.INVALID_PRODUCER_EPOCH.exception());
+                case TRANSACTION_ABORTABLE -> out.put(tp, version > 10 ? error.exception()
+                        : new InvalidTxnStateException("Partition was not added to the transaction"));
+                case INVALID_TXN_STATE -> out.put(tp, new InvalidTxnStateException("Partition was not added to the transaction"));
+                case NETWORK_EXCEPTION, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, CONCURRENT_TRANSACTIONS ->
+                        out.put(tp, new NotEnoughReplicasException("Unable to verify the partition has been added to the "
+                                + "transaction. Underlying error: " + error));
+                default -> out.put(tp, error.exception());
+            }
+        });
+        return out;
     }
 
     /** Batches that cannot even be walked are left to the per-partition checks, which answer for them. */

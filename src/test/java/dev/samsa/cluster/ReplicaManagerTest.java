@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -62,7 +63,8 @@ class ReplicaManagerTest {
 
     private LogReadResult read(int brokerId, TopicIdPartition tp, long fetchOffset, int currentLeaderEpoch) {
         return cluster.call(() -> replicaManager.readFromLog(brokerId,
-                Map.of(tp, new PartitionFetchInfo(fetchOffset, currentLeaderEpoch, MAX_BYTES)), MAX_BYTES).get(tp));
+                Map.of(tp, new PartitionFetchInfo(fetchOffset, currentLeaderEpoch, MAX_BYTES)), MAX_BYTES,
+                IsolationLevel.READ_UNCOMMITTED).get(tp));
     }
 
     private static List<String> values(LogReadResult result) {
@@ -114,7 +116,7 @@ class ReplicaManagerTest {
         Map<TopicIdPartition, PartitionFetchInfo> fetches = new LinkedHashMap<>();
         fetches.put(p, new PartitionFetchInfo(0, -1, MAX_BYTES));
         fetches.put(q, new PartitionFetchInfo(0, -1, MAX_BYTES));
-        Map<TopicIdPartition, LogReadResult> results = cluster.call(() -> replicaManager.readFromLog(1, fetches, 1));
+        Map<TopicIdPartition, LogReadResult> results = cluster.call(() -> replicaManager.readFromLog(1, fetches, 1, IsolationLevel.READ_UNCOMMITTED));
         assertThat(values(results.get(p))).as("one byte allowed, one whole batch given").containsExactly("a");
         assertThat(values(results.get(q))).as("nothing left of the budget").isEmpty();
     }
@@ -122,18 +124,18 @@ class ReplicaManagerTest {
     @Test
     void shouldFindOffsetsByTimestampBelowTheHighWatermarkOnly() {
         TopicPartition tp = p.topicPartition();
-        assertThat(cluster.call(() -> replicaManager.fetchOffsetForTimestamp(1, tp, -1, ReplicaManager.EARLIEST_TIMESTAMP)))
+        assertThat(cluster.call(() -> replicaManager.fetchOffsetForTimestamp(1, tp, -1, ReplicaManager.EARLIEST_TIMESTAMP, IsolationLevel.READ_UNCOMMITTED)))
                 .hasValueSatisfying(found -> assertThat(found.offset).isZero());
-        assertThat(cluster.call(() -> replicaManager.fetchOffsetForTimestamp(1, tp, -1, ReplicaManager.LATEST_TIMESTAMP)))
+        assertThat(cluster.call(() -> replicaManager.fetchOffsetForTimestamp(1, tp, -1, ReplicaManager.LATEST_TIMESTAMP, IsolationLevel.READ_UNCOMMITTED)))
                 .hasValueSatisfying(found -> assertThat(found.offset).as("the high watermark").isEqualTo(1));
-        assertThat(cluster.call(() -> replicaManager.fetchOffsetForTimestamp(1, tp, -1, 1_000L)))
+        assertThat(cluster.call(() -> replicaManager.fetchOffsetForTimestamp(1, tp, -1, 1_000L, IsolationLevel.READ_UNCOMMITTED)))
                 .hasValueSatisfying(found -> assertThat(found.offset).isZero());
         Optional<FileRecords.TimestampAndOffset> aboveHighWatermark =
-                cluster.call(() -> replicaManager.fetchOffsetForTimestamp(1, tp, -1, 2_000L));
+                cluster.call(() -> replicaManager.fetchOffsetForTimestamp(1, tp, -1, 2_000L, IsolationLevel.READ_UNCOMMITTED));
         assertThat(aboveHighWatermark).as("offset 1 is not replicated yet").isEmpty();
-        assertThat(cluster.call(() -> replicaManager.fetchOffsetForTimestamp(1, tp, -1, ReplicaManager.LATEST_TIERED_TIMESTAMP)))
+        assertThat(cluster.call(() -> replicaManager.fetchOffsetForTimestamp(1, tp, -1, ReplicaManager.LATEST_TIERED_TIMESTAMP, IsolationLevel.READ_UNCOMMITTED)))
                 .isEmpty();
-        assertThatThrownBy(() -> cluster.call(() -> replicaManager.fetchOffsetForTimestamp(2, tp, -1, 0L)))
+        assertThatThrownBy(() -> cluster.call(() -> replicaManager.fetchOffsetForTimestamp(2, tp, -1, 0L, IsolationLevel.READ_UNCOMMITTED)))
                 .isInstanceOf(NotLeaderOrFollowerException.class);
     }
 

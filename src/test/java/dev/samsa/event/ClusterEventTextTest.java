@@ -105,6 +105,11 @@ class ClusterEventTextTest {
                 "OffsetsExpiryFailed  __consumer_offsets-3: java.lang.IllegalStateException: not the coordinator");
         lines.put(new OffsetsExpired("billing", List.of("orders-0", "orders-1")),
                 "OffsetsExpired  group=billing partitions=[orders-0, orders-1]");
+
+        lines.put(new TxnStateChanged("tx-1", "Ongoing", "PrepareCommit", 7, (short) 2, List.of("orders-0", "orders-1")),
+                "TxnStateChanged  transactionalId=tx-1 Ongoing->PrepareCommit producerId=7 epoch=2 partitions=[orders-0, orders-1]");
+        lines.put(new TxnMarkerWritten("tx-1", "orders", 1, 7, (short) 2, true, 42, 3, 5),
+                "TxnMarkerWritten  orders-1 COMMIT transactionalId=tx-1 producerId=7 epoch=2 offset=42 leader=3 coordinatorEpoch=5");
         return lines;
     }
 

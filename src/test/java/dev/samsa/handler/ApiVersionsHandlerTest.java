@@ -60,7 +60,7 @@ class ApiVersionsHandlerTest {
                         throw new AssertionError("closed: " + reason);
                     }
                 });
-        new ApiVersionsHandler().handle(request, new BrokerContext(1, null, null, handlers, null));
+        new ApiVersionsHandler().handle(request, new BrokerContext(1, null, null, handlers, null, null));
         return (ApiVersionsResponseData) answered.get();
     }
 }

@@ -1,0 +1,81 @@
+package dev.samsa.handler;
+
+import dev.samsa.group.CommittedOffset;
+import dev.samsa.wire.KafkaRequest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * TxnOffsetCommit v0-4: a transactional producer commits a group's offsets in its transaction (the consumer's
+ * position, sent by {@code sendOffsetsToTransaction} after AddOffsetsToTxn). The offsets are written to the group's
+ * {@code __consumer_offsets} partition in a transactional batch of the producer and stay pending until the
+ * transaction's marker: COMMIT makes them the group's committed offsets, ABORT drops them. v3+ carry the member id,
+ * generation and group instance id, checked as for OffsetCommit (UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION,
+ * FENCED_INSTANCE_ID), except that a transactional commit without them is accepted from a group with members and
+ * during a rebalance, as Kafka does; a generation given for a group that does not exist is ILLEGAL_GENERATION, none
+ * makes it a simple group. An unknown topic or partition gets UNKNOWN_TOPIC_OR_PARTITION, metadata over 4096 bytes
+ * OFFSET_METADATA_TOO_LARGE; v0-1 read COORDINATOR_LOAD_IN_PROGRESS as COORDINATOR_NOT_AVAILABLE, as Kafka answers
+ * clients older than 2.0. Answered once the records are replicated. v5 (transaction version 2: the partition joins
+ * the transaction implicitly) is not served.
+ */
+final class TxnOffsetCommitHandler implements ApiHandler {
+
+    private static final int MAX_METADATA = 4096;
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.TXN_OFFSET_COMMIT;
+    }
+
+    @Override
+    public void handle(KafkaRequest request, BrokerContext broker) {
+        TxnOffsetCommitRequestData data = request.data();
+        long now = broker.cluster().nowMs();
+        TxnOffsetCommitResponseData response = new TxnOffsetCommitResponseData();
+        Map<TopicPartition, CommittedOffset> commits = new LinkedHashMap<>();
+        // The partitions the coordinator answers for: an error of the whole commit goes to each of them.
+        List<TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition> coordinated = new ArrayList<>();
+        for (TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic t : data.topics()) {
+            TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic rt =
+                    new TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic().setName(t.name());
+            response.topics().add(rt);
+            for (TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition p : t.partitions()) {
+                TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition rp =
+                        new TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex());
+                rt.partitions().add(rp);
+                TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
+                if (broker.cluster().metadata().partition(tp) == null) {
+                    rp.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                    continue;
+                }
+                coordinated.add(rp);
+                if (p.committedMetadata() != null && p.committedMetadata().length() > MAX_METADATA) {
+                    rp.setErrorCode(Errors.OFFSET_METADATA_TOO_LARGE.code());
+                } else {
+                    commits.put(tp, new CommittedOffset(p.committedOffset(), p.committedLeaderEpoch(), p.committedMetadata(), now));
+                }
+            }
+        }
+        if (coordinated.isEmpty()) {
+            request.respond(response);
+            return;
+        }
+        broker.groups().offsets().commitTransactional(broker.brokerId(), request.version(), data.transactionalId(),
+                data.producerId(), data.producerEpoch(), data.groupId(), data.memberId(), data.groupInstanceId(),
+                data.generationId(), commits, error -> {
+                    if (error != Errors.NONE) {
+                        Errors answered = error == Errors.COORDINATOR_LOAD_IN_PROGRESS && request.version() < 2
+                                ? Errors.COORDINATOR_NOT_AVAILABLE : error;
+                        coordinated.forEach(rp -> rp.setErrorCode(answered.code()));
+                    }
+                    request.respond(response);
+                });
+    }
+}

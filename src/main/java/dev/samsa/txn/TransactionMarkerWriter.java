@@ -1,0 +1,141 @@
+package dev.samsa.txn;
+
+import dev.samsa.cluster.ClusterState;
+import dev.samsa.cluster.DelayedOperation;
+import dev.samsa.cluster.LogAppendResult;
+import dev.samsa.cluster.Partition;
+import dev.samsa.event.TxnMarkerWritten;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the COMMIT or ABORT markers of a prepared transaction to the leader of each of its partitions, as Kafka's
+ * {@code TransactionMarkerChannelManager} does with WriteTxnMarkers: append on the leader, wait until the marker is
+ * replicated (acks=all), and try again on whoever leads next when leadership moves or the append fails for a reason
+ * that passes. When every partition has its marker, the coordinator completes the transaction. Owned by the cluster
+ * loop.
+ */
+final class TransactionMarkerWriter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionMarkerWriter.class);
+    /** Kafka's WriteTxnMarkers sender retries after its backoff; wall time, so that a manual clock never stalls it. */
+    static final long RETRY_BACKOFF_MS = 100;
+
+    private final ClusterState cluster;
+    private long retries;
+
+    TransactionMarkerWriter(ClusterState cluster) {
+        this.cluster = cluster;
+    }
+
+    /**
+     * Writes the markers of {@code prepared} (in PrepareCommit or PrepareAbort) with {@code coordinatorEpoch}, then calls
+     * {@code done}; stops silently as soon as {@code stillCurrent} says the coordinator no longer owns this transaction
+     * in this state (it lost the partition, or a newer coordinator fenced the markers).
+     */
+    void writeMarkers(TransactionMetadata prepared, int coordinatorEpoch, Predicate<TransactionMetadata> stillCurrent,
+                      Runnable done) {
+        Set<TopicPartition> remaining = new HashSet<>(prepared.partitions());
+        if (remaining.isEmpty()) {
+            done.run();
+            return;
+        }
+        for (TopicPartition tp : prepared.partitions()) {
+            send(new Marker(prepared, tp, coordinatorEpoch), stillCurrent, written -> {
+                remaining.remove(tp);
+                if (remaining.isEmpty()) {
+                    done.run();
+                }
+            });
+        }
+    }
+
+    private record Marker(TransactionMetadata txn, TopicPartition tp, int coordinatorEpoch) {
+        boolean committed() {
+            return txn.state() == TransactionState.PREPARE_COMMIT;
+        }
+    }
+
+    private void send(Marker marker, Predicate<TransactionMetadata> stillCurrent, Consumer<TopicPartition> written) {
+        if (!stillCurrent.test(marker.txn())) {
+            return;
+        }
+        Partition partition = cluster.metadata().partition(marker.tp());
+        if (partition == null) {
+            // As Kafka: a partition that no longer exists (its topic was deleted) needs no marker.
+            written.accept(marker.tp());
+            return;
+        }
+        int leader = partition.leader();
+        if (leader < 0) {
+            retryLater(marker, stillCurrent, written);
+            return;
+        }
+        LogAppendResult appended;
+        try {
+            appended = cluster.replicaManager().appendTxnMarker(leader, marker.tp(), marker.txn().producerId(),
+                    marker.txn().producerEpoch(), marker.coordinatorEpoch(), marker.committed());
+        } catch (ApiException e) {
+            Errors error = Errors.forException(e);
+            if (error == Errors.INVALID_PRODUCER_EPOCH || error == Errors.TRANSACTION_COORDINATOR_FENCED) {
+                // As Kafka's completion handler: a newer coordinator or producer epoch owns this partition now.
+                LOG.info("Stopping the {} markers of transactional id {}: {} answered {}", marker.committed() ? "COMMIT" : "ABORT",
+                        marker.txn().transactionalId(), marker.tp(), error);
+                return;
+            }
+            retryLater(marker, stillCurrent, written);
+            return;
+        }
+        long required = appended.lastOffset() + 1;
+        long timeoutMs = cluster.metadata().brokerConfigs(leader).getInt("request.timeout.ms");
+        cluster.purgatory().tryCompleteElseWatch(new DelayedMarker(leader, marker.tp(), required, outcome -> {
+            if (outcome == Errors.NONE) {
+                cluster.timeline().record(new TxnMarkerWritten(marker.txn().transactionalId(), marker.tp().topic(),
+                        marker.tp().partition(), marker.txn().producerId(), marker.txn().producerEpoch(), marker.committed(),
+                        appended.lastOffset(), leader, marker.coordinatorEpoch()));
+                written.accept(marker.tp());
+            } else {
+                // Not replicated (leadership moved, or the ISR fell below min.insync.replicas): Kafka sends it again.
+                retryLater(marker, stillCurrent, written);
+            }
+        }), List.of(marker.tp()), timeoutMs, "txn-marker");
+    }
+
+    private void retryLater(Marker marker, Predicate<TransactionMetadata> stillCurrent, Consumer<TopicPartition> written) {
+        cluster.scheduler().scheduleWall("txn-marker-retry-" + (retries++), RETRY_BACKOFF_MS,
+                () -> send(marker, stillCurrent, written));
+    }
+
+    /** Done when the marker is replicated on its leader, or when it cannot be (then null: timed out). */
+    private final class DelayedMarker extends DelayedOperation {
+        private final int leader;
+        private final TopicPartition tp;
+        private final long requiredOffset;
+        private final Consumer<Errors> done;
+
+        DelayedMarker(int leader, TopicPartition tp, long requiredOffset, Consumer<Errors> done) {
+            this.leader = leader;
+            this.tp = tp;
+            this.requiredOffset = requiredOffset;
+            this.done = done;
+        }
+
+        @Override
+        public boolean tryComplete() {
+            return cluster.replicaManager().acksAllOutcome(leader, tp, requiredOffset) != null && forceComplete();
+        }
+
+        @Override
+        protected void onComplete() {
+            done.accept(cluster.replicaManager().acksAllOutcome(leader, tp, requiredOffset));
+        }
+    }
+}
