@@ -55,6 +55,10 @@ public final class BrokerConfigs {
         define("offsets.retention.minutes", Type.INT, "10080");
         define("offsets.topic.num.partitions", Type.INT, "50");
         define("offsets.topic.replication.factor", Type.SHORT, "3");
+        DEF.define("producer.id.expiration.check.interval.ms", Type.INT, 600000, ConfigDef.Range.atLeast(1),
+                Importance.LOW, "producer.id.expiration.check.interval.ms");
+        DEF.define("producer.id.expiration.ms", Type.INT, 86400000, ConfigDef.Range.atLeast(1), Importance.LOW,
+                "producer.id.expiration.ms");
         define("replica.lag.time.max.ms", Type.LONG, "30000");
         define("socket.request.max.bytes", Type.INT, "104857600");
         define("request.timeout.ms", Type.INT, "30000");

@@ -202,6 +202,7 @@ public final class Controller {
         cluster.reassignments().resumePersisted();
         cluster.leaderBalancer().schedule();
         cluster.logRetention().schedule();
+        cluster.replicaManager().scheduleProducerExpiration();
     }
 
     void changeLeader(Partition partition, int chosen, List<Integer> newIsr, boolean unclean, String reason) {

@@ -328,6 +328,26 @@ public final class ReplicaManager {
 
 
     /**
+     * Kafka's activeProducerState: the producers the replica on {@code brokerId} knows, leader or follower, as Kafka
+     * answers from its local log.
+     *
+     * @throws UnknownTopicOrPartitionException when the partition does not exist
+     * @throws NotLeaderOrFollowerException when {@code brokerId} holds no replica of it
+     */
+    public List<ActiveProducer> activeProducers(int brokerId, TopicPartition tp) {
+        Partition partition = cluster.metadata().partition(tp);
+        if (partition == null) {
+            throw new UnknownTopicOrPartitionException("This server does not host this topic-partition: " + tp);
+        }
+        PartitionLog log = partition.log(brokerId);
+        if (log == null) {
+            throw new NotLeaderOrFollowerException("Broker " + brokerId + " holds no replica of " + tp);
+        }
+        return log.activeProducers().stream().map(p -> new ActiveProducer(p.producerId(), p.producerEpoch(),
+                p.lastSequence(), p.lastTimestamp(), p.coordinatorEpoch(), p.currentTxnStartOffset())).toList();
+    }
+
+    /**
      * Kafka's lastOffsetForLeaderEpoch, from the leader's epoch cache (KIP-320: how consumers detect truncation).
      *
      * @throws ApiException the leadership and leader epoch errors
@@ -348,6 +368,36 @@ public final class ReplicaManager {
         if (partition.maybeAdvanceHighWatermark()) {
             cluster.timeline().record(new HighWatermark(partition.topic().name(), partition.index(), partition.highWatermark()));
             cluster.purgatory().checkAndComplete(partition.topicPartition());
+        }
+    }
+
+    static final String PRODUCER_EXPIRATION_TIMER_KEY = "producer-id-expiration-check";
+
+    /**
+     * Kafka's producer-id expiration: every producer.id.expiration.check.interval.ms of cluster time (an age deadline,
+     * so a manual clock jump runs it) each replica forgets the producers without an ongoing transaction whose last
+     * timestamp is producer.id.expiration.ms old. A forgotten producer's retry is no longer known as a duplicate.
+     */
+    void scheduleProducerExpiration() {
+        int broker = cluster.metadata().brokerIds().iterator().next();
+        long intervalMs = cluster.metadata().brokerConfigs(broker).getInt("producer.id.expiration.check.interval.ms");
+        cluster.scheduler().scheduleAfter(PRODUCER_EXPIRATION_TIMER_KEY, intervalMs, () -> {
+            removeExpiredProducers();
+            scheduleProducerExpiration();
+        });
+    }
+
+    private void removeExpiredProducers() {
+        for (Topic topic : cluster.metadata().topics()) {
+            for (Partition partition : topic.partitions()) {
+                for (int broker : partition.replicas()) {
+                    PartitionLog log = partition.log(broker);
+                    if (log != null) {
+                        long expirationMs = cluster.metadata().brokerConfigs(broker).getInt("producer.id.expiration.ms");
+                        log.removeExpiredProducers(cluster.nowMs(), expirationMs);
+                    }
+                }
+            }
         }
     }
 

@@ -97,7 +97,8 @@ public final class Handlers {
                 serves(new DescribeGroupsHandler(), 0, 6),
                 serves(new ListGroupsHandler(), 0, 5),
                 serves(new DeleteGroupsHandler(), 0, 2),
-                serves(new OffsetDeleteHandler(), 0, 0)));
+                serves(new OffsetDeleteHandler(), 0, 0),
+                serves(new DescribeProducersHandler(), 0, 0)));
     }
 
     /** The table, in API key order: what ApiVersions advertises. */
