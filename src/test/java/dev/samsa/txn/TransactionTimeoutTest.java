@@ -42,6 +42,7 @@ class TransactionTimeoutTest {
             // As against Kafka with transaction version 1: the abort bumped the epoch, so the producer is fenced.
             assertThatThrownBy(producer::commitTransaction).isInstanceOf(ProducerFencedException.class);
             assertThat(TxnClients.readAll(cluster, "orders", "read_uncommitted")).containsExactly("left-open");
+            assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).isEmpty();
         }
     }
 

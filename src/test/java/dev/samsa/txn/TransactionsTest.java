@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class TransactionsTest {
 
     @Test
-    void commitAndAbortEndEachTransactionWithItsMarker() throws Exception {
+    void aReadCommittedConsumerSeesTheCommittedTransactionsOnly() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).topic("orders", 1, 3).start();
              KafkaProducer<String, String> producer = TxnClients.transactionalProducer(cluster, "tx-orders", Map.of())) {
             producer.initTransactions();
@@ -33,6 +33,7 @@ class TransactionsTest {
             producer.send(new ProducerRecord<>("orders", "c1"));
             producer.commitTransaction();
 
+            assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).containsExactly("a1", "a2", "c1");
             assertThat(TxnClients.readAll(cluster, "orders", "read_uncommitted")).containsExactly("a1", "a2", "b1", "c1");
             assertThat(cluster.events().events(TxnMarkerWritten.class)).extracting(TxnMarkerWritten::committed)
                     .containsExactly(true, false, true);
@@ -60,6 +61,7 @@ class TransactionsTest {
             assertThatThrownBy(zombie::commitTransaction).isInstanceOf(ProducerFencedException.class);
             assertThat(cluster.events().events(TxnMarkerWritten.class)).extracting(TxnMarkerWritten::committed)
                     .containsExactly(false, true);
+            assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).containsExactly("successor");
             assertThat(cluster.events().events(TxnStateChanged.class)).extracting(TxnStateChanged::state)
                     .containsSubsequence("Ongoing", "PrepareEpochFence", "PrepareAbort", "CompleteAbort", "Empty", "Ongoing");
         }
