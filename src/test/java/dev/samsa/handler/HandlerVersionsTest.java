@@ -57,7 +57,10 @@ class HandlerVersionsTest {
             ApiKeys.LIST_PARTITION_REASSIGNMENTS, "0-0",
             ApiKeys.OFFSET_DELETE, "0-0",
             ApiKeys.DESCRIBE_CLUSTER, "0-2",
-            ApiKeys.DESCRIBE_PRODUCERS, "0-0");
+            ApiKeys.DESCRIBE_PRODUCERS, "0-0",
+            ApiKeys.WRITE_TXN_MARKERS, "1-1",
+            ApiKeys.DESCRIBE_TRANSACTIONS, "0-0",
+            ApiKeys.LIST_TRANSACTIONS, "0-2");
 
     /** "Produce v3-13" or "OffsetDelete v0": the API's Kafka name and its versions, first in the class comment. */
     private static final Pattern HEADER = Pattern.compile("^ \\* ([A-Za-z]+) v(\\d+)(?:-(\\d+))?", Pattern.MULTILINE);
