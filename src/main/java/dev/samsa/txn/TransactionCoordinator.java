@@ -492,6 +492,23 @@ public final class TransactionCoordinator {
         return write;
     }
 
+    // ---- admin: DescribeTransactions, ListTransactions
+
+    /**
+     * DescribeTransactions at coordinator {@code brokerId}: the id's state, or null for an id it does not know.
+     *
+     * @throws ApiException COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS, as routing answers
+     */
+    public TransactionMetadata describe(int brokerId, String transactionalId) {
+        return runtime.activeShard(brokerId, transactionalId).get(transactionalId);
+    }
+
+    /** ListTransactions at {@code brokerId}: every transactional id of the shards it coordinates (Admin asks each broker). */
+    public List<TransactionMetadata> coordinatedBy(int brokerId) {
+        return runtime.shards().stream().filter(s -> s.brokerId() == brokerId)
+                .flatMap(s -> s.transactions().values().stream()).toList();
+    }
+
     // ---- inspection
 
     /** The transactional id's state if its shard is loaded, or null; a pure read, for the inspection API. */
