@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs dev.samsa.bench.StartupAndProduceBenchmark with the JVM flags chronicle-bytes needs (pom.xml property
 # chronicle.jvm.flags). Needs only Maven and a JDK 17+. Arguments go to the benchmark:
-#   bench/run.sh [startupRuns warmups records runs]     (defaults 20 3 200000 3)
+#   bench/run.sh [startupRuns warmups records runs commitEvery]     (defaults 20 3 200000 3 100)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt

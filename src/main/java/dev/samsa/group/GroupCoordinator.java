@@ -110,6 +110,12 @@ public final class GroupCoordinator implements ClassicGroupContext {
         return p.leader();
     }
 
+    /** The group's {@code __consumer_offsets} partition, or null before the topic exists. */
+    public TopicPartition offsetsPartition(String groupId) {
+        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
+        return topic == null ? null : new TopicPartition(OFFSETS_TOPIC, CoordinatorRuntime.partitionFor(groupId, topic.partitions().size()));
+    }
+
     /**
      * The shard of {@code groupId} if {@code brokerId} coordinates it.
      *
@@ -306,44 +312,32 @@ public final class GroupCoordinator implements ClassicGroupContext {
         return shard == null ? java.util.Set.of() : java.util.Set.copyOf(shard.pending.partitions(groupId));
     }
 
+    /**
+     * The partitions, by group, that {@code producerId}'s open transaction holds offsets of, in every loaded shard; a
+     * pure read, for the inspection API.
+     */
+    public Map<String, java.util.Set<TopicPartition>> pendingTransactionalOffsetsOf(long producerId) {
+        Map<String, java.util.Set<TopicPartition>> held = new java.util.TreeMap<>();
+        runtime.shards().forEach(shard -> held.putAll(shard.pending.heldBy(producerId)));
+        return held;
+    }
+
     // ---- shared plumbing
 
     /**
      * Runs {@code op} on the group's shard and writes its records in {@code producerId}'s transaction (see
-     * {@link CoordinatorRuntime#scheduleTransactionalWriteOperation}), once {@link #verifyTransaction} lets it;
-     * {@code respond} hears the response and NONE once replicated, or null and the error (INVALID_GROUP_ID for an
-     * empty group id, as Kafka refuses it before routing).
+     * {@link CoordinatorRuntime#scheduleTransactionalWriteOperation}); {@code respond} hears the response and NONE once
+     * replicated, or null and the error (INVALID_GROUP_ID for an empty group id, as Kafka refuses it before routing).
      */
-    <T> void writeTransactional(int brokerId, short version, String transactionalId, String groupId, long producerId,
-                                short producerEpoch, CoordinatorRuntime.WriteOperation<GroupCoordinatorShard, T> op,
-                                BiConsumer<T, Errors> respond) {
+    <T> void writeTransactional(int brokerId, String groupId, long producerId, short producerEpoch,
+                                CoordinatorRuntime.WriteOperation<GroupCoordinatorShard, T> op, BiConsumer<T, Errors> respond) {
         if (groupId == null || groupId.isEmpty()) {
             respond.accept(null, Errors.INVALID_GROUP_ID);
             return;
         }
         configBroker = brokerId;
-        verifyTransaction(version, transactionalId, groupId, producerId, producerEpoch, error -> {
-            if (error != Errors.NONE) {
-                respond.accept(null, error);
-                return;
-            }
-            runtime.scheduleTransactionalWriteOperation(brokerId, groupId, producerId, producerEpoch,
-                    shard -> shard.nextSequence(producerId, producerEpoch), op, respond);
-        });
-    }
-
-    /**
-     * The one place where, before a transactional write to the group's {@code __consumer_offsets} partition, Kafka's
-     * coordinator asks the transaction coordinator about that partition ({@code maybeStartTransactionVerification}):
-     * with transaction version 2 (TxnOffsetCommit v5+, KIP-890 part 2; the client sends no AddOffsetsToTxn) it has the
-     * partition ADDED to the producer's ongoing transaction, a replicated write, and answers the error of that add;
-     * with version 1 and transaction.partition.verification.enable (KIP-890 part 1) it only VERIFIES that
-     * AddOffsetsToTxn added it. Neither is built yet: {@code proceed} hears NONE at once. Both are asynchronous in
-     * Kafka, hence the callback.
-     */
-    private void verifyTransaction(short version, String transactionalId, String groupId, long producerId,
-                                   short producerEpoch, Consumer<Errors> proceed) {
-        proceed.accept(Errors.NONE);
+        runtime.scheduleTransactionalWriteOperation(brokerId, groupId, producerId, producerEpoch,
+                shard -> shard.nextSequence(producerId, producerEpoch), op, respond);
     }
 
     CoordinatorRuntime.Write append(GroupCoordinatorShard shard, SimpleRecord... records) {

@@ -58,6 +58,9 @@ class HandlerVersionsTest {
             ApiKeys.OFFSET_DELETE, "0-0",
             ApiKeys.DESCRIBE_CLUSTER, "0-2",
             ApiKeys.DESCRIBE_PRODUCERS, "0-0",
+            ApiKeys.WRITE_TXN_MARKERS, "1-1",
+            ApiKeys.DESCRIBE_TRANSACTIONS, "0-0",
+            ApiKeys.LIST_TRANSACTIONS, "0-2",
 
             ApiKeys.SASL_HANDSHAKE, "1-1",
             ApiKeys.SASL_AUTHENTICATE, "0-2",
