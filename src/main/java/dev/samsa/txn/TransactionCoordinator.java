@@ -519,6 +519,12 @@ public final class TransactionCoordinator {
         return shard == null ? null : shard.get(transactionalId);
     }
 
+    /** The broker whose loaded shard holds the transactional id, or -1; a pure read, for the inspection API. */
+    public int coordinatorOf(String transactionalId) {
+        TransactionCoordinatorShard shard = runtime.shardOrNull(transactionalId);
+        return shard == null ? -1 : shard.brokerId();
+    }
+
     private BrokerConfigs configs(int brokerId) {
         BrokerConfigs c = cluster.metadata().brokerConfigs(brokerId);
         return c != null ? c : cluster.metadata().controllerConfigs();
