@@ -5,6 +5,7 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.Topic;
 import dev.samsa.coordinator.CoordinatorRuntime;
+import dev.samsa.coordinator.TransactionVerification;
 import dev.samsa.event.CoordinatorUnloaded;
 import dev.samsa.event.GroupCreated;
 import dev.samsa.event.GroupRemoved;
@@ -50,12 +51,16 @@ public final class GroupCoordinator implements ClassicGroupContext {
 
     public static final String OFFSETS_TOPIC = "__consumer_offsets";
     static final int NEW_MEMBER_JOIN_TIMEOUT_MS = 5 * 60 * 1000;
+    /** The first TxnOffsetCommit version that only a transaction version 2 client sends. */
+    private static final short TXN_OFFSET_COMMIT_TRANSACTION_V2_VERSION = 5;
 
     private final ClusterState cluster;
     private final ClassicGroups classic;
     private final OffsetStore offsets;
     private final CoordinatorRuntime<GroupCoordinatorShard> runtime;
     private int configBroker = -1;
+    /** Null until {@link #useTransactionVerification}. */
+    private TransactionVerification transactions;
 
     /** Registers with {@code cluster}'s leadership changes: from now on, a partition's new leader loads its shard. */
     public GroupCoordinator(ClusterState cluster) {
@@ -338,12 +343,36 @@ public final class GroupCoordinator implements ClassicGroupContext {
      * with transaction version 2 (TxnOffsetCommit v5+, KIP-890 part 2; the client sends no AddOffsetsToTxn) it has the
      * partition ADDED to the producer's ongoing transaction, a replicated write, and answers the error of that add;
      * with version 1 and transaction.partition.verification.enable (KIP-890 part 1) it only VERIFIES that
-     * AddOffsetsToTxn added it. Neither is built yet: {@code proceed} hears NONE at once. Both are asynchronous in
-     * Kafka, hence the callback.
+     * AddOffsetsToTxn added it. Errors as Kafka's AddPartitionsToTxnManager translates them: PRODUCER_FENCED is
+     * INVALID_PRODUCER_EPOCH, and TRANSACTION_ABORTABLE is INVALID_TXN_STATE below v4, whose clients do not know it.
+     * A coordinator built without a transaction coordinator (a unit test's) lets every write through.
      */
     private void verifyTransaction(short version, String transactionalId, String groupId, long producerId,
                                    short producerEpoch, Consumer<Errors> proceed) {
-        proceed.accept(Errors.NONE);
+        boolean add = version >= TXN_OFFSET_COMMIT_TRANSACTION_V2_VERSION;
+        if (transactions == null || (!add && !configs(-1).getBoolean("transaction.partition.verification.enable"))) {
+            proceed.accept(Errors.NONE);
+            return;
+        }
+        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
+        if (topic == null) {
+            proceed.accept(Errors.NOT_COORDINATOR);
+            return;
+        }
+        TopicPartition tp = new TopicPartition(OFFSETS_TOPIC, CoordinatorRuntime.partitionFor(groupId, topic.partitions().size()));
+        transactions.addOrVerify(transactionalId, producerId, producerEpoch, tp, add, error -> proceed.accept(switch (error) {
+            case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
+            case TRANSACTION_ABORTABLE -> version < 4 ? Errors.INVALID_TXN_STATE : error;
+            default -> error;
+        }));
+    }
+
+    /**
+     * Wires the transaction coordinator in, once both exist: from now on TxnOffsetCommit adds or verifies the group's
+     * partition in the producer's transaction first ({@link #verifyTransaction}).
+     */
+    public void useTransactionVerification(TransactionVerification transactions) {
+        this.transactions = transactions;
     }
 
     CoordinatorRuntime.Write append(GroupCoordinatorShard shard, SimpleRecord... records) {

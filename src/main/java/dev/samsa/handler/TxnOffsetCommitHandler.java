@@ -13,7 +13,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * TxnOffsetCommit v0-4: a transactional producer commits a group's offsets in its transaction (the consumer's
+ * TxnOffsetCommit v0-5: a transactional producer commits a group's offsets in its transaction (the consumer's
  * position, sent by {@code sendOffsetsToTransaction} after AddOffsetsToTxn). The offsets are written to the group's
  * {@code __consumer_offsets} partition in a transactional batch of the producer and stay pending until the
  * transaction's marker: COMMIT makes them the group's committed offsets, ABORT drops them. v3+ carry the member id,
@@ -22,8 +22,9 @@ import org.apache.kafka.common.protocol.Errors;
  * during a rebalance, as Kafka does; a generation given for a group that does not exist is ILLEGAL_GENERATION, none
  * makes it a simple group. An unknown topic or partition gets UNKNOWN_TOPIC_OR_PARTITION, metadata over 4096 bytes
  * OFFSET_METADATA_TOO_LARGE; v0-1 read COORDINATOR_LOAD_IN_PROGRESS as COORDINATOR_NOT_AVAILABLE, as Kafka answers
- * clients older than 2.0. Answered once the records are replicated. v5 (transaction version 2: the partition joins
- * the transaction implicitly) is not served.
+ * clients older than 2.0. Answered once the records are replicated. Before writing, the group coordinator has the
+ * transaction coordinator verify (v0-4, with transaction.partition.verification.enable) that AddOffsetsToTxn added the
+ * group's partition, or add it (v5, transaction version 2: the client sends no AddOffsetsToTxn), as Kafka does.
  */
 final class TxnOffsetCommitHandler implements ApiHandler {
 
