@@ -2,6 +2,7 @@ package dev.samsa.txn.tv2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.samsa.Api;
 import dev.samsa.KafkaCluster;
@@ -68,6 +69,8 @@ class TransactionVersionTest {
             assertThat(Tv2Clients.versions(requests, Api.ADD_PARTITIONS_TO_TXN)).isEmpty();
             assertThat(Tv2Clients.versions(requests, Api.END_TXN)).containsExactly((short) 5, (short) 5, (short) 5);
             assertThat(Tv2Clients.versions(requests, Api.PRODUCE)).isNotEmpty().allMatch(v -> v >= 12);
+            // The commit is answered once PrepareCommit is replicated; its markers follow.
+            await().until(() -> cluster.events().events(TxnMarkerWritten.class).size() == 3);
             List<TxnMarkerWritten> markers = cluster.events().events(TxnMarkerWritten.class);
             assertThat(markers).extracting(TxnMarkerWritten::committed).containsExactly(true, false, true);
             // Each end's markers carry the epoch that end bumped to: 0 -> 1 -> 2 -> 3.
@@ -91,6 +94,7 @@ class TransactionVersionTest {
             assertThat(Tv2Clients.versions(requests, Api.ADD_PARTITIONS_TO_TXN)).hasSizeGreaterThanOrEqualTo(3).allMatch(v -> v < 4);
             assertThat(Tv2Clients.versions(requests, Api.END_TXN)).containsExactly((short) 4, (short) 4, (short) 4);
             assertThat(Tv2Clients.versions(requests, Api.PRODUCE)).isNotEmpty().allMatch(v -> v < 12);
+            await().until(() -> cluster.events().events(TxnMarkerWritten.class).size() == 3);
             List<TxnMarkerWritten> markers = cluster.events().events(TxnMarkerWritten.class);
             assertThat(markers).extracting(TxnMarkerWritten::committed).containsExactly(true, false, true);
             assertThat(markers).extracting(TxnMarkerWritten::producerEpoch).containsOnly((short) 0);
