@@ -28,6 +28,7 @@ public enum Api {
     ADD_PARTITIONS_TO_TXN,
     ADD_OFFSETS_TO_TXN,
     END_TXN,
+    WRITE_TXN_MARKERS,
     TXN_OFFSET_COMMIT,
     DESCRIBE_CONFIGS,
     ALTER_CONFIGS,
@@ -43,7 +44,11 @@ public enum Api {
     DESCRIBE_TRANSACTIONS,
     LIST_TRANSACTIONS,
     CONSUMER_GROUP_HEARTBEAT,
-    CONSUMER_GROUP_DESCRIBE;
+    CONSUMER_GROUP_DESCRIBE,
+    SASL_HANDSHAKE,
+    SASL_AUTHENTICATE,
+    DESCRIBE_USER_SCRAM_CREDENTIALS,
+    ALTER_USER_SCRAM_CREDENTIALS;
 
     /** The same constant in kafka-clients, for the code that talks to clients; not part of the public API. */
     org.apache.kafka.common.protocol.ApiKeys toApiKey() {

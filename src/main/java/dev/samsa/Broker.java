@@ -11,8 +11,12 @@ import dev.samsa.handler.BrokerContext;
 import dev.samsa.handler.FetchSessionCache;
 import dev.samsa.handler.Handlers;
 import dev.samsa.network.Listener;
+import dev.samsa.security.ClusterSecurity;
+import dev.samsa.security.ListenerSecurity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A handle on one broker of a running cluster, and the faults a test applies to it. Broker ids start at 1.
@@ -31,12 +35,15 @@ public final class Broker {
     private final GroupCoordinator groups;
     private final TransactionCoordinator transactions;
     private final int maxRequestBytes;
-    private final int port;
-    private volatile Listener listener;
+    private final ClusterSecurity security;
+    /** One port per listener, in the cluster's listener order; the first is the broker's {@link #port()}. */
+    private final List<Integer> ports;
+    private volatile Listeners listener;
     private volatile boolean running = true;
 
-    Broker(int id, String name, int port, ClusterState state, Handlers handlers, GroupCoordinator groups,
-           TransactionCoordinator transactions, int maxRequestBytes) throws IOException {
+    /** @param ports one per listener of {@code security}, 0 for an ephemeral one */
+    Broker(int id, String name, List<Integer> ports, ClusterState state, Handlers handlers, GroupCoordinator groups,
+           TransactionCoordinator transactions, int maxRequestBytes, ClusterSecurity security) throws IOException {
         this.id = id;
         this.name = name;
         this.state = state;
@@ -44,29 +51,80 @@ public final class Broker {
         this.groups = groups;
         this.transactions = transactions;
         this.maxRequestBytes = maxRequestBytes;
-        this.listener = listen(port);
-        this.port = listener.port();
+        this.security = security;
+        this.listener = listen(ports);
+        this.ports = listener.ports();
+        List<ListenerSecurity> listeners = security.listeners(id);
+        for (int i = 0; i < listeners.size(); i++) {
+            security.registerPort(listeners.get(i).protocol(), id, this.ports.get(i));
+        }
     }
 
-    private Listener listen(int port) throws IOException {
+    private Listeners listen(List<Integer> ports) throws IOException {
         // A fresh context: fetch sessions are memory, and memory does not survive a crash.
         BrokerContext context = new BrokerContext(id, state, new FetchSessionCache(state.random()), handlers, groups,
-                transactions);
-        return new Listener(name, port, handlers.dispatcherFor(context), maxRequestBytes,
-                error -> state.loop().reportUnexpected(id, error));
+                transactions, security);
+        List<ListenerSecurity> listeners = security.listeners(id);
+        List<Listener> bound = new ArrayList<>();
+        try {
+            for (int i = 0; i < listeners.size(); i++) {
+                ListenerSecurity l = listeners.get(i);
+                String listenerName = i == 0 ? name : name + "-" + l.listenerName().toLowerCase(java.util.Locale.ROOT);
+                bound.add(new Listener(listenerName, ports.get(i), handlers.dispatcherFor(context), maxRequestBytes,
+                        error -> state.loop().reportUnexpected(id, error), l));
+            }
+        } catch (IOException | RuntimeException e) {
+            bound.forEach(Listener::close);
+            throw e;
+        }
+        return new Listeners(bound);
+    }
+
+    /** A broker's listeners, one per security protocol, stopped and started together. */
+    private record Listeners(List<Listener> all) {
+
+        List<Integer> ports() {
+            return all.stream().map(Listener::port).toList();
+        }
+
+        void refuseClients(boolean refuse) {
+            all.forEach(l -> l.refuseClients(refuse));
+        }
+
+        void closeConnections() {
+            all.forEach(Listener::closeConnections);
+        }
+
+        void close() {
+            all.forEach(Listener::close);
+        }
     }
 
     public int id() {
         return id;
     }
 
-    /** The port, the same across restarts: clients cache broker addresses. */
+    /** The port of the cluster's first listener, the same across restarts: clients cache broker addresses. */
     public int port() {
-        return port;
+        return ports.get(0);
     }
 
     public String address() {
-        return "127.0.0.1:" + port;
+        return "127.0.0.1:" + port();
+    }
+
+    /**
+     * The address of this broker's listener for {@code protocol}.
+     *
+     * @throws IllegalArgumentException if the cluster has no such listener
+     */
+    public String address(Security.Protocol protocol) {
+        int index = security.protocols().indexOf(protocol.toSecurityProtocol());
+        if (index < 0) {
+            throw new IllegalArgumentException("This cluster has no " + protocol + " listener; its listeners are "
+                    + security.protocols());
+        }
+        return "127.0.0.1:" + ports.get(index);
     }
 
     public boolean isRunning() {
@@ -115,9 +173,9 @@ public final class Broker {
         }
         listener.close();
         try {
-            listener = listen(port);
+            listener = listen(ports);
         } catch (IOException e) {
-            throw new UncheckedIOException("Broker " + id + " cannot listen on its port " + port + " again", e);
+            throw new UncheckedIOException("Broker " + id + " cannot listen on its ports " + ports + " again", e);
         }
         running = true;
         state.loop().call(() -> {
@@ -177,7 +235,7 @@ public final class Broker {
 
     /** Drops every client connection of this broker; clients reconnect. */
     public void dropConnections() {
-        Listener l = listener;
+        Listeners l = listener;
         if (running) {
             l.closeConnections();
             state.loop().execute(() -> state.timeline().record(new ClientConnectionsDropped(id)));

@@ -16,6 +16,7 @@ import dev.samsa.handler.Handlers;
 import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.store.MappedStoreFactory;
 import dev.samsa.log.store.MappedStores;
+import dev.samsa.security.ClusterSecurity;
 import dev.samsa.time.ClusterClock;
 import dev.samsa.time.ClusterLoop;
 import java.io.IOException;
@@ -28,6 +29,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -60,6 +62,8 @@ public final class KafkaCluster implements AutoCloseable {
     private final GroupCoordinator groupCoordinator;
     private final TransactionCoordinator transactionCoordinator;
     private final MappedStoreFactory stores;
+    private final ClusterSecurity security;
+    private final Security securitySpec;
     private final List<BrokerError> internalErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
@@ -74,6 +78,8 @@ public final class KafkaCluster implements AutoCloseable {
         this.deleteOnClose = builder.dataDirectory == null;
         this.dataDirectory = builder.dataDirectory != null ? builder.dataDirectory : createTempDirectory();
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
+        this.securitySpec = builder.security;
+        this.security = builder.security == null ? ClusterSecurity.plaintext() : clusterSecurity(name, builder.security);
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
         Timeline timeline = new Timeline(builder.clock::milliseconds, loop::wallMillis, builder.timelineCapacity);
@@ -92,10 +98,6 @@ public final class KafkaCluster implements AutoCloseable {
             timeline.record(new ClusterStarted(seed, builder.brokers));
             this.groupCoordinator = loop.call(() -> new GroupCoordinator(state));
             this.transactionCoordinator = loop.call(() -> new TransactionCoordinator(state));
-            loop.call(() -> {
-                groupCoordinator.useTransactionVerification(transactionCoordinator);
-                return null;
-            });
             Map<String, String> clusterDefaults = new HashMap<>();
             for (int id = 1; id <= builder.brokers; id++) {
                 Map<String, String> configs = new LinkedHashMap<>(builder.brokerConfigs);
@@ -107,9 +109,12 @@ public final class KafkaCluster implements AutoCloseable {
                     configs.putIfAbsent("log.message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE));
                 }
                 BrokerConfigs brokerConfigs = new BrokerConfigs(configs, clusterDefaults);
-                int port = builder.basePort == 0 ? 0 : builder.basePort + id - 1;
-                Broker broker = new Broker(id, name + "-broker-" + id, port, state, handlers, groupCoordinator, transactionCoordinator,
-                        brokerConfigs.getInt("socket.request.max.bytes"));
+                List<Integer> ports = new ArrayList<>();
+                for (int l = 0; l < security.protocols().size(); l++) {
+                    ports.add(builder.basePort == 0 ? 0 : builder.basePort + l * builder.brokers + id - 1);
+                }
+                Broker broker = new Broker(id, name + "-broker-" + id, ports, state, handlers, groupCoordinator,
+                        transactionCoordinator,                         brokerConfigs.getInt("socket.request.max.bytes"), security);
                 started.add(broker);
                 int brokerId = id;
                 String rack = builder.racks.get(id);
@@ -148,15 +153,117 @@ public final class KafkaCluster implements AutoCloseable {
         return new Builder();
     }
 
-    /** "127.0.0.1:p1,127.0.0.1:p2,...", one address per broker. */
+    private static ClusterSecurity clusterSecurity(String clusterName, Security spec) {
+        return new ClusterSecurity(clusterName,
+                spec.listeners().stream().map(Security.Protocol::toSecurityProtocol).toList(),
+                spec.mechanisms().stream().map(Security.Mechanism::mechanismName).toList(),
+                spec.users(), spec.isMutualTls(), spec.principalMappingRules());
+    }
+
+    /** "127.0.0.1:p1,127.0.0.1:p2,...", one address per broker, on the cluster's first listener. */
     public String bootstrapServers() {
         return brokers.stream().map(Broker::address).collect(Collectors.joining(","));
     }
 
+    /**
+     * The addresses of the listener for {@code protocol}.
+     *
+     * @throws IllegalArgumentException if the cluster has no such listener
+     */
+    public String bootstrapServers(Security.Protocol protocol) {
+        return brokers.stream().map(b -> b.address(protocol)).collect(Collectors.joining(","));
+    }
+
+    /**
+     * What any client needs to connect as {@code user}: bootstrap.servers of the cluster's first SASL listener (or,
+     * without one, its first listener), security.protocol, and as that listener needs them sasl.mechanism,
+     * sasl.jaas.config, a PEM truststore with the cluster's CA, and for mutual TLS a PEM keystore with a client
+     * certificate for {@code CN=<user>}. A null user asks for a listener that needs no identity.
+     *
+     * @throws IllegalArgumentException for a SASL user the cluster was not given a password for: use
+     *     {@link #clientConfig(String, String)} for users created at run time
+     */
+    public Map<String, Object> clientConfig(String user) {
+        return clientConfig(defaultProtocol(user), user, user == null ? null : securitySpec == null ? null
+                : securitySpec.users().get(user));
+    }
+
+    /** {@link #clientConfig(String)} for a user whose password the cluster does not know (created by an admin client). */
+    public Map<String, Object> clientConfig(String user, String password) {
+        return clientConfig(defaultProtocol(user), user, Objects.requireNonNull(password, "password"));
+    }
+
+    /** {@link #clientConfig(String)} on the listener of {@code protocol}. */
+    public Map<String, Object> clientConfig(Security.Protocol protocol, String user) {
+        return clientConfig(protocol, user, user == null || securitySpec == null ? null : securitySpec.users().get(user));
+    }
+
+    private Map<String, Object> clientConfig(Security.Protocol protocol, String user, String password) {
+        Map<String, Object> config = new HashMap<>();
+        config.put("bootstrap.servers", bootstrapServers(protocol));
+        if (protocol == Security.Protocol.PLAINTEXT) {
+            return config;
+        }
+        config.put("security.protocol", protocol.name());
+        if (protocol.usesTls()) {
+            config.put("ssl.truststore.type", "PEM");
+            config.put("ssl.truststore.certificates", security.truststorePem());
+            if (protocol == Security.Protocol.SSL && security.mutualTls()) {
+                if (user == null) {
+                    throw new IllegalArgumentException("The SSL listener requires client certificates: name a user, "
+                            + "whose certificate's subject is CN=<user>");
+                }
+                var identity = security.clientIdentity(user);
+                config.put("ssl.keystore.type", "PEM");
+                config.put("ssl.keystore.certificate.chain", identity.chainPem());
+                config.put("ssl.keystore.key", identity.keyPem());
+            }
+        }
+        if (protocol.usesSasl()) {
+            if (user == null || password == null) {
+                throw new IllegalArgumentException("The " + protocol + " listener needs a SASL user; "
+                        + (user == null ? "name one" : "this cluster has no password for '" + user
+                        + "': pass it with clientConfig(user, password)"));
+            }
+            Security.Mechanism mechanism = securitySpec.mechanisms().get(0);
+            String module = mechanism == Security.Mechanism.PLAIN
+                    ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+                    : "org.apache.kafka.common.security.scram.ScramLoginModule";
+            config.put("sasl.mechanism", mechanism.mechanismName());
+            config.put("sasl.jaas.config", module + " required username=\"" + jaasQuoted(user) + "\" password=\""
+                    + jaasQuoted(password) + "\";");
+        }
+        return config;
+    }
+
+    private static String jaasQuoted(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
+    /** A user's listener: the first SASL one, else the first; without a user, the first that needs no identity. */
+    private Security.Protocol defaultProtocol(String user) {
+        if (securitySpec == null) {
+            return Security.Protocol.PLAINTEXT;
+        }
+        List<Security.Protocol> listeners = securitySpec.listeners();
+        if (user != null) {
+            return listeners.stream().filter(Security.Protocol::usesSasl).findFirst().orElse(listeners.get(0));
+        }
+        return listeners.stream()
+                .filter(p -> p == Security.Protocol.PLAINTEXT || p == Security.Protocol.SSL && !securitySpec.isMutualTls())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("Every listener of this cluster (" + listeners
+                        + ") needs a user: ask for the config of one, e.g. producerConfig(user)"));
+    }
+
     /** Ready-made producer settings: bootstrap servers and String serializers. */
     public Map<String, Object> producerConfig() {
-        Map<String, Object> config = new HashMap<>();
-        config.put("bootstrap.servers", bootstrapServers());
+        return producerConfig(null);
+    }
+
+    /** {@link #producerConfig()} for {@code user}, on its listener (see {@link #clientConfig(String)}). */
+    public Map<String, Object> producerConfig(String user) {
+        Map<String, Object> config = clientConfig(user);
         config.put("key.serializer", "org.apache.kafka.common.serialization.StringSerializer");
         config.put("value.serializer", "org.apache.kafka.common.serialization.StringSerializer");
         return config;
@@ -164,8 +271,12 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** Ready-made consumer settings: bootstrap servers, the group, String deserializers, reading from the earliest. */
     public Map<String, Object> consumerConfig(String groupId) {
-        Map<String, Object> config = new HashMap<>();
-        config.put("bootstrap.servers", bootstrapServers());
+        return consumerConfig(null, groupId);
+    }
+
+    /** {@link #consumerConfig(String)} for {@code user}, on its listener (see {@link #clientConfig(String)}). */
+    public Map<String, Object> consumerConfig(String user, String groupId) {
+        Map<String, Object> config = clientConfig(user);
         if (groupId != null) {
             config.put("group.id", groupId);
         }
@@ -176,9 +287,12 @@ public final class KafkaCluster implements AutoCloseable {
     }
 
     public Map<String, Object> adminConfig() {
-        Map<String, Object> config = new HashMap<>();
-        config.put("bootstrap.servers", bootstrapServers());
-        return config;
+        return clientConfig(null);
+    }
+
+    /** Admin client settings for {@code user}: {@link #clientConfig(String)}. */
+    public Map<String, Object> adminConfig(String user) {
+        return clientConfig(user);
     }
 
     public void createTopic(String name, int partitions, int replicationFactor) {
@@ -242,6 +356,15 @@ public final class KafkaCluster implements AutoCloseable {
      */
     public ConsumerGroup group(String groupId) {
         return loop.call(() -> ConsumerGroup.snapshot(groupId, groupCoordinator, state));
+    }
+
+    /**
+     * A snapshot of transactional id {@code transactionalId} at its coordinator, computed on the cluster loop: state,
+     * producer id and epoch, partitions, the offsets it holds pending and its start time. An id the cluster does not
+     * know is reported Dead. A pure read: it never loads a coordinator or arms a timer.
+     */
+    public TransactionView transaction(String transactionalId) {
+        return loop.call(() -> TransactionView.snapshot(transactionalId, transactionCoordinator, groupCoordinator));
     }
 
     public ClusterClock clock() {
@@ -340,6 +463,7 @@ public final class KafkaCluster implements AutoCloseable {
         private final Map<Integer, String> racks = new HashMap<>();
         private int timelineCapacity = Timeline.DEFAULT_CAPACITY;
         private short transactionVersion = ClusterMetadata.LATEST_TRANSACTION_VERSION;
+        private Security security;
 
         private Builder() {
         }
@@ -434,6 +558,15 @@ public final class KafkaCluster implements AutoCloseable {
                         + "levels); got transactionVersion(" + level + ")");
             }
             this.transactionVersion = (short) level;
+            return this;
+        }
+
+        /**
+         * Listeners, SASL users and TLS for every broker (see {@link Security}); without it each broker has one
+         * PLAINTEXT listener.
+         */
+        public Builder security(Security security) {
+            this.security = Objects.requireNonNull(security, "security");
             return this;
         }
 

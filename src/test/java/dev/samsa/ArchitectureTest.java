@@ -160,13 +160,15 @@ class ArchitectureTest {
             java.util.Map.entry("event", java.util.Set.<String>of()),
             java.util.Map.entry("fault", java.util.Set.<String>of()),
             java.util.Map.entry("wire", java.util.Set.<String>of()),
+            java.util.Map.entry("security", java.util.Set.<String>of()),
             java.util.Map.entry("log", java.util.Set.of("time")),
-            java.util.Map.entry("network", java.util.Set.of("wire")),
+            java.util.Map.entry("network", java.util.Set.of("security", "wire")),
             java.util.Map.entry("cluster", java.util.Set.of("event", "fault", "log", "time")),
             java.util.Map.entry("coordinator", java.util.Set.of("cluster", "event", "log", "time")),
             java.util.Map.entry("group", java.util.Set.of("cluster", "coordinator", "event", "log", "time")),
             java.util.Map.entry("txn", java.util.Set.of("cluster", "coordinator", "event", "log", "time")),
-            java.util.Map.entry("handler", java.util.Set.of("cluster", "coordinator", "group", "txn", "network", "wire", "time", "event", "fault")));
+            java.util.Map.entry("handler", java.util.Set.of("cluster", "coordinator", "group", "txn", "network", "security", "wire", "time",
+                    "event", "fault")));
 
     /**
      * DESIGN.md's one-way dependencies, read from the class files: every type a class names (in code, signatures or

@@ -63,6 +63,8 @@ public final class BrokerConfigs {
         define("socket.request.max.bytes", Type.INT, "104857600");
         define("request.timeout.ms", Type.INT, "30000");
         define("transaction.max.timeout.ms", Type.INT, "900000");
+        DEF.define("transactional.id.expiration.ms", Type.INT, 604800000, ConfigDef.Range.atLeast(1), Importance.HIGH,
+                "transactional.id.expiration.ms");
         define("transaction.partition.verification.enable", Type.BOOLEAN, "true");
         define("transaction.state.log.min.isr", Type.INT, "2");
         define("transaction.state.log.num.partitions", Type.INT, "50");

@@ -5,7 +5,6 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.Topic;
 import dev.samsa.coordinator.CoordinatorRuntime;
-import dev.samsa.coordinator.TransactionVerification;
 import dev.samsa.event.CoordinatorUnloaded;
 import dev.samsa.event.GroupCreated;
 import dev.samsa.event.GroupRemoved;
@@ -51,16 +50,12 @@ public final class GroupCoordinator implements ClassicGroupContext {
 
     public static final String OFFSETS_TOPIC = "__consumer_offsets";
     static final int NEW_MEMBER_JOIN_TIMEOUT_MS = 5 * 60 * 1000;
-    /** The first TxnOffsetCommit version that only a transaction version 2 client sends. */
-    private static final short TXN_OFFSET_COMMIT_TRANSACTION_V2_VERSION = 5;
 
     private final ClusterState cluster;
     private final ClassicGroups classic;
     private final OffsetStore offsets;
     private final CoordinatorRuntime<GroupCoordinatorShard> runtime;
     private int configBroker = -1;
-    /** Null until {@link #useTransactionVerification}. */
-    private TransactionVerification transactions;
 
     /** Registers with {@code cluster}'s leadership changes: from now on, a partition's new leader loads its shard. */
     public GroupCoordinator(ClusterState cluster) {
@@ -113,6 +108,12 @@ public final class GroupCoordinator implements ClassicGroupContext {
             throw new CoordinatorNotAvailableException("The coordinator partition of group " + groupId + " has no leader");
         }
         return p.leader();
+    }
+
+    /** The group's {@code __consumer_offsets} partition, or null before the topic exists. */
+    public TopicPartition offsetsPartition(String groupId) {
+        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
+        return topic == null ? null : new TopicPartition(OFFSETS_TOPIC, CoordinatorRuntime.partitionFor(groupId, topic.partitions().size()));
     }
 
     /**
@@ -311,68 +312,32 @@ public final class GroupCoordinator implements ClassicGroupContext {
         return shard == null ? java.util.Set.of() : java.util.Set.copyOf(shard.pending.partitions(groupId));
     }
 
+    /**
+     * The partitions, by group, that {@code producerId}'s open transaction holds offsets of, in every loaded shard; a
+     * pure read, for the inspection API.
+     */
+    public Map<String, java.util.Set<TopicPartition>> pendingTransactionalOffsetsOf(long producerId) {
+        Map<String, java.util.Set<TopicPartition>> held = new java.util.TreeMap<>();
+        runtime.shards().forEach(shard -> held.putAll(shard.pending.heldBy(producerId)));
+        return held;
+    }
+
     // ---- shared plumbing
 
     /**
      * Runs {@code op} on the group's shard and writes its records in {@code producerId}'s transaction (see
-     * {@link CoordinatorRuntime#scheduleTransactionalWriteOperation}), once {@link #verifyTransaction} lets it;
-     * {@code respond} hears the response and NONE once replicated, or null and the error (INVALID_GROUP_ID for an
-     * empty group id, as Kafka refuses it before routing).
+     * {@link CoordinatorRuntime#scheduleTransactionalWriteOperation}); {@code respond} hears the response and NONE once
+     * replicated, or null and the error (INVALID_GROUP_ID for an empty group id, as Kafka refuses it before routing).
      */
-    <T> void writeTransactional(int brokerId, short version, String transactionalId, String groupId, long producerId,
-                                short producerEpoch, CoordinatorRuntime.WriteOperation<GroupCoordinatorShard, T> op,
-                                BiConsumer<T, Errors> respond) {
+    <T> void writeTransactional(int brokerId, String groupId, long producerId, short producerEpoch,
+                                CoordinatorRuntime.WriteOperation<GroupCoordinatorShard, T> op, BiConsumer<T, Errors> respond) {
         if (groupId == null || groupId.isEmpty()) {
             respond.accept(null, Errors.INVALID_GROUP_ID);
             return;
         }
         configBroker = brokerId;
-        verifyTransaction(version, transactionalId, groupId, producerId, producerEpoch, error -> {
-            if (error != Errors.NONE) {
-                respond.accept(null, error);
-                return;
-            }
-            runtime.scheduleTransactionalWriteOperation(brokerId, groupId, producerId, producerEpoch,
-                    shard -> shard.nextSequence(producerId, producerEpoch), op, respond);
-        });
-    }
-
-    /**
-     * The one place where, before a transactional write to the group's {@code __consumer_offsets} partition, Kafka's
-     * coordinator asks the transaction coordinator about that partition ({@code maybeStartTransactionVerification}):
-     * with transaction version 2 (TxnOffsetCommit v5+, KIP-890 part 2; the client sends no AddOffsetsToTxn) it has the
-     * partition ADDED to the producer's ongoing transaction, a replicated write, and answers the error of that add;
-     * with version 1 and transaction.partition.verification.enable (KIP-890 part 1) it only VERIFIES that
-     * AddOffsetsToTxn added it. Errors as Kafka's AddPartitionsToTxnManager translates them: PRODUCER_FENCED is
-     * INVALID_PRODUCER_EPOCH, and TRANSACTION_ABORTABLE is INVALID_TXN_STATE below v4, whose clients do not know it.
-     * A coordinator built without a transaction coordinator (a unit test's) lets every write through.
-     */
-    private void verifyTransaction(short version, String transactionalId, String groupId, long producerId,
-                                   short producerEpoch, Consumer<Errors> proceed) {
-        boolean add = version >= TXN_OFFSET_COMMIT_TRANSACTION_V2_VERSION;
-        if (transactions == null || (!add && !configs(-1).getBoolean("transaction.partition.verification.enable"))) {
-            proceed.accept(Errors.NONE);
-            return;
-        }
-        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
-        if (topic == null) {
-            proceed.accept(Errors.NOT_COORDINATOR);
-            return;
-        }
-        TopicPartition tp = new TopicPartition(OFFSETS_TOPIC, CoordinatorRuntime.partitionFor(groupId, topic.partitions().size()));
-        transactions.addOrVerify(transactionalId, producerId, producerEpoch, tp, add, error -> proceed.accept(switch (error) {
-            case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
-            case TRANSACTION_ABORTABLE -> version < 4 ? Errors.INVALID_TXN_STATE : error;
-            default -> error;
-        }));
-    }
-
-    /**
-     * Wires the transaction coordinator in, once both exist: from now on TxnOffsetCommit adds or verifies the group's
-     * partition in the producer's transaction first ({@link #verifyTransaction}).
-     */
-    public void useTransactionVerification(TransactionVerification transactions) {
-        this.transactions = transactions;
+        runtime.scheduleTransactionalWriteOperation(brokerId, groupId, producerId, producerEpoch,
+                shard -> shard.nextSequence(producerId, producerEpoch), op, respond);
     }
 
     CoordinatorRuntime.Write append(GroupCoordinatorShard shard, SimpleRecord... records) {

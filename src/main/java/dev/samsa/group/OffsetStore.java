@@ -100,10 +100,10 @@ public final class OffsetStore {
      * FENCED_INSTANCE_ID, INVALID_GROUP_ID, INVALID_PRODUCER_EPOCH, or a coordinator error. A group that does not
      * exist and is given no generation becomes a simple group, as for OffsetCommit.
      */
-    public void commitTransactional(int brokerId, short version, String transactionalId, long producerId, short producerEpoch,
-                                    String groupId, String memberId, String instanceId, int generation,
-                                    Map<TopicPartition, CommittedOffset> commits, Consumer<Errors> done) {
-        coordinator.writeTransactional(brokerId, version, transactionalId, groupId, producerId, producerEpoch, shard -> {
+    public void commitTransactional(int brokerId, long producerId, short producerEpoch, String groupId, String memberId,
+                                    String instanceId, int generation, Map<TopicPartition, CommittedOffset> commits,
+                                    Consumer<Errors> done) {
+        coordinator.writeTransactional(brokerId, groupId, producerId, producerEpoch, shard -> {
             ClassicGroup group = shard.groups.get(groupId);
             if (group == null) {
                 if (generation >= 0) {

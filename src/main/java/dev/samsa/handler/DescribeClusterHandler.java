@@ -61,7 +61,7 @@ final class DescribeClusterHandler implements ApiHandler {
                         ? Utils.to32BitField(CLUSTER_OPERATIONS.stream().map(AclOperation::code).collect(Collectors.toSet()))
                         : Integer.MIN_VALUE);
         for (BrokerInfo b : metadata.liveBrokers()) {
-            response.brokers().add(new DescribeClusterBroker().setBrokerId(b.id()).setHost(b.host()).setPort(b.port())
+            response.brokers().add(new DescribeClusterBroker().setBrokerId(b.id()).setHost(b.host()).setPort(broker.advertisedPort(b, request))
                     .setRack(b.rack()).setIsFenced(false));
         }
         request.respond(response);

@@ -30,18 +30,19 @@ final class FindCoordinatorHandler implements ApiHandler {
         FindCoordinatorResponseData response = new FindCoordinatorResponseData();
         if (request.version() >= 4) {
             for (String key : data.coordinatorKeys()) {
-                FindCoordinatorResponseData.Coordinator c = find(broker, data.keyType(), key);
+                FindCoordinatorResponseData.Coordinator c = find(request, broker, data.keyType(), key);
                 response.coordinators().add(c.setKey(key));
             }
         } else {
-            FindCoordinatorResponseData.Coordinator c = find(broker, data.keyType(), data.key());
+            FindCoordinatorResponseData.Coordinator c = find(request, broker, data.keyType(), data.key());
             response.setErrorCode(c.errorCode()).setErrorMessage(KafkaRequest.fitErrorMessage(c.errorMessage())).setNodeId(c.nodeId()).setHost(c.host())
                     .setPort(c.port());
         }
         request.respond(response);
     }
 
-    private static FindCoordinatorResponseData.Coordinator find(BrokerContext broker, byte keyType, String key) {
+    private static FindCoordinatorResponseData.Coordinator find(KafkaRequest request, BrokerContext broker, byte keyType,
+                                                               String key) {
         FindCoordinatorResponseData.Coordinator c = new FindCoordinatorResponseData.Coordinator().setNodeId(-1).setHost("").setPort(-1);
         boolean group = keyType == FindCoordinatorRequest.CoordinatorType.GROUP.id();
         if (!group && keyType != FindCoordinatorRequest.CoordinatorType.TRANSACTION.id()) {
@@ -56,7 +57,7 @@ final class FindCoordinatorHandler implements ApiHandler {
             if (info == null) {
                 return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code()).setErrorMessage("Coordinator " + id + " is not alive");
             }
-            return c.setNodeId(id).setHost(info.host()).setPort(info.port()).setErrorCode(Errors.NONE.code());
+            return c.setNodeId(id).setHost(info.host()).setPort(broker.advertisedPort(info, request)).setErrorCode(Errors.NONE.code());
         } catch (ApiException e) {
             return c.setErrorCode(Errors.forException(e).code()).setErrorMessage(KafkaRequest.fitErrorMessage(e.getMessage()));
         }

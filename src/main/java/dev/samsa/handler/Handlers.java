@@ -98,7 +98,15 @@ public final class Handlers {
                 serves(new ListGroupsHandler(), 0, 5),
                 serves(new DeleteGroupsHandler(), 0, 2),
                 serves(new OffsetDeleteHandler(), 0, 0),
-                serves(new DescribeProducersHandler(), 0, 0)));
+                serves(new WriteTxnMarkersHandler(), 1, 1),
+                serves(new DescribeProducersHandler(), 0, 0),
+                serves(new DescribeTransactionsHandler(), 0, 0),
+                serves(new ListTransactionsHandler(), 0, 2),
+
+                serves(new SaslHandshakeHandler(), 1, 1),
+                serves(new SaslAuthenticateHandler(), 0, 2),
+                serves(new DescribeUserScramCredentialsHandler(), 0, 0),
+                serves(new AlterUserScramCredentialsHandler(), 0, 0)));
     }
 
     /** The table, in API key order: what ApiVersions advertises. */

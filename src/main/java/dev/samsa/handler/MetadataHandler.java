@@ -39,7 +39,7 @@ final class MetadataHandler implements ApiHandler {
                 .setClusterId(metadata.clusterId())
                 .setControllerId(metadata.controllerId());
         for (BrokerInfo b : knownBrokers(metadata, broker.brokerId())) {
-            response.brokers().add(new MetadataResponseBroker().setNodeId(b.id()).setHost(b.host()).setPort(b.port()).setRack(b.rack()));
+            response.brokers().add(new MetadataResponseBroker().setNodeId(b.id()).setHost(b.host()).setPort(broker.advertisedPort(b, request)).setRack(b.rack()));
         }
         int viewer = broker.brokerId();
         if (data.topics() == null) {

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
@@ -22,13 +24,15 @@ import org.apache.kafka.common.protocol.Errors;
  * during a rebalance, as Kafka does; a generation given for a group that does not exist is ILLEGAL_GENERATION, none
  * makes it a simple group. An unknown topic or partition gets UNKNOWN_TOPIC_OR_PARTITION, metadata over 4096 bytes
  * OFFSET_METADATA_TOO_LARGE; v0-1 read COORDINATOR_LOAD_IN_PROGRESS as COORDINATOR_NOT_AVAILABLE, as Kafka answers
- * clients older than 2.0. Answered once the records are replicated. Before writing, the group coordinator has the
- * transaction coordinator verify (v0-4, with transaction.partition.verification.enable) that AddOffsetsToTxn added the
- * group's partition, or add it (v5, transaction version 2: the client sends no AddOffsetsToTxn), as Kafka does.
+ * clients older than 2.0. Before the write the transaction coordinator verifies that the group's partition is in the
+ * transaction, or from v5 (transaction version 2) adds it (see {@link #verifyTransaction}). Answered once the records
+ * are replicated.
  */
 final class TxnOffsetCommitHandler implements ApiHandler {
 
     private static final int MAX_METADATA = 4096;
+    /** The first TxnOffsetCommit version that only a transaction version 2 client sends. */
+    private static final short TRANSACTION_V2_VERSION = 5;
 
     @Override
     public ApiKeys apiKey() {
@@ -68,15 +72,53 @@ final class TxnOffsetCommitHandler implements ApiHandler {
             request.respond(response);
             return;
         }
-        broker.groups().offsets().commitTransactional(broker.brokerId(), request.version(), data.transactionalId(),
-                data.producerId(), data.producerEpoch(), data.groupId(), data.memberId(), data.groupInstanceId(),
-                data.generationId(), commits, error -> {
-                    if (error != Errors.NONE) {
-                        Errors answered = error == Errors.COORDINATOR_LOAD_IN_PROGRESS && request.version() < 2
-                                ? Errors.COORDINATOR_NOT_AVAILABLE : error;
-                        coordinated.forEach(rp -> rp.setErrorCode(answered.code()));
-                    }
-                    request.respond(response);
-                });
+        Consumer<Errors> answer = error -> {
+            if (error != Errors.NONE) {
+                Errors answered = error == Errors.COORDINATOR_LOAD_IN_PROGRESS && request.version() < 2
+                        ? Errors.COORDINATOR_NOT_AVAILABLE : error;
+                coordinated.forEach(rp -> rp.setErrorCode(answered.code()));
+            }
+            request.respond(response);
+        };
+        verifyTransaction(request, broker, verified -> {
+            if (verified != Errors.NONE) {
+                answer.accept(verified);
+                return;
+            }
+            broker.groups().offsets().commitTransactional(broker.brokerId(), data.producerId(), data.producerEpoch(),
+                    data.groupId(), data.memberId(), data.groupInstanceId(), data.generationId(), commits, answer);
+        });
+    }
+
+    /**
+     * The one place where, before the offsets are written, the transaction coordinator is asked about the group's
+     * {@code __consumer_offsets} partition, as Kafka's coordinator does ({@code maybeStartTransactionVerification}).
+     * Transaction version 1 with transaction.partition.verification.enable (KIP-890 part 1, default true): it VERIFIES
+     * that AddOffsetsToTxn added the partition to the producer's open transaction; not added answers INVALID_TXN_STATE
+     * (TRANSACTION_ABORTABLE from v4), a fenced epoch INVALID_PRODUCER_EPOCH, as Kafka's AddPartitionsToTxnManager maps
+     * them. Transaction version 2 (TxnOffsetCommit v5+, KIP-890 part 2) instead ADDS the partition here, a
+     * replicated write, whatever the config says, since such a client sends no AddOffsetsToTxn; hence the callback.
+     * Without the topic or a group id there is nothing to verify: the write answers the coordinator error.
+     */
+    private static void verifyTransaction(KafkaRequest request, BrokerContext broker, Consumer<Errors> proceed) {
+        TxnOffsetCommitRequestData data = request.data();
+        TopicPartition offsets = data.groupId().isEmpty() ? null : broker.groups().offsetsPartition(data.groupId());
+        boolean adds = request.version() >= TRANSACTION_V2_VERSION;
+        if (offsets == null || (!adds && !broker.configs().getBoolean("transaction.partition.verification.enable"))) {
+            proceed.accept(Errors.NONE);
+            return;
+        }
+        Consumer<Map<TopicPartition, Errors>> then = verified -> proceed.accept(switch (verified.getOrDefault(offsets, Errors.NONE)) {
+            case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
+            case TRANSACTION_ABORTABLE -> request.version() >= 4 ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
+            default -> verified.getOrDefault(offsets, Errors.NONE);
+        });
+        if (adds) {
+            broker.transactions().addPartitionsImplicitly(data.transactionalId(), data.producerId(), data.producerEpoch(),
+                    Set.of(offsets), then);
+        } else {
+            broker.transactions().verifyPartitions(data.transactionalId(), data.producerId(), data.producerEpoch(),
+                    Set.of(offsets), then);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.samsa.network;
 
+import dev.samsa.security.ListenerSecurity;
 import dev.samsa.wire.KafkaRequest;
 import dev.samsa.wire.RequestCodec;
 import java.io.BufferedInputStream;
@@ -13,11 +14,14 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import javax.net.ssl.SSLSocket;
+import javax.security.auth.x500.X500Principal;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,10 +58,16 @@ final class Connection implements KafkaRequest.Responder {
     private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
     private final java.util.Map<KafkaRequest, CompletableFuture<Outcome>> pending = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
+    private final ListenerSecurity security;
+    /** Null on a listener without SASL: the PLAINTEXT path pays one null check per request. */
+    private final SaslAuthenticator authenticator;
+    private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
 
     Connection(Socket socket, String name, RequestDispatcher dispatcher, int maxRequestBytes, Runnable onClose,
-               java.util.function.Consumer<Throwable> onUnexpected) {
+               java.util.function.Consumer<Throwable> onUnexpected, ListenerSecurity security) {
         this.onUnexpected = onUnexpected;
+        this.security = security;
+        this.authenticator = security.usesSasl() ? new SaslAuthenticator(security) : null;
         this.socket = socket;
         this.name = name;
         this.clientAddress = socket.getRemoteSocketAddress().toString();
@@ -77,7 +87,12 @@ final class Connection implements KafkaRequest.Responder {
 
     private void readLoop() {
         boolean byPeer = false;
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024))) {
+        try {
+            if (socket instanceof SSLSocket tls && !handshake(tls)) {
+                return;
+            }
+            // Not closed here: after an answer that ends the connection the reader stops, and the writer closes.
+            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
             while (!closed) {
                 int size;
                 try {
@@ -138,7 +153,19 @@ final class Connection implements KafkaRequest.Responder {
             reject(e.getMessage(), header);
             return false;
         }
-        KafkaRequest request = new KafkaRequest(header, body, clientAddress, this);
+        KafkaRequest request = new KafkaRequest(header, body, clientAddress, this, security.listenerName(), principal);
+        if (authenticator != null && !authenticator.isComplete()) {
+            SaslAuthenticator.Step step = authenticator.authenticate(request);
+            if (step.response() == null && step.closeReason() != null) {
+                reject(step.closeReason(), header);
+                return false;
+            }
+            if (step.response() != null) {
+                principal = authenticator.principal();
+                replies.add(new Reply(CompletableFuture.completedFuture(new Outcome(request, step.response(), step.closeReason()))));
+                return step.closeReason() == null;
+            }
+        }
         CompletableFuture<Outcome> outcome = new CompletableFuture<>();
         pending.put(request, outcome);
         replies.add(new Reply(outcome));
@@ -149,6 +176,25 @@ final class Connection implements KafkaRequest.Responder {
             request.respondWithError(e);
         }
         return true;
+    }
+
+    /**
+     * The TLS handshake, before any request: a client that does not trust this broker's certificate, or whose own
+     * certificate this broker does not trust, is refused here, and sees an SslAuthenticationException.
+     */
+    private boolean handshake(SSLSocket tls) {
+        try {
+            tls.startHandshake();
+            if (security.clientAuthRequired()) {
+                String dn = ((X500Principal) tls.getSession().getPeerPrincipal()).getName();
+                principal = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, security.principalMapper().getName(dn));
+            }
+            return true;
+        } catch (IOException e) {
+            log.info("Failed authentication with {} on {} (SSL handshake failed): {}", clientAddress, name, e.getMessage());
+            close();
+            return false;
+        }
     }
 
     /** Logs once, with what to do, and records the failure for the test. */
@@ -188,19 +234,20 @@ final class Connection implements KafkaRequest.Responder {
                 if (closed || outcome.request == null) {
                     break;
                 }
+                if (outcome.response != null) {
+                    ByteBuffer bytes = encode(outcome);
+                    if (bytes == null) {
+                        break;
+                    }
+                    out.writeInt(bytes.remaining());
+                    out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+                }
                 if (outcome.closeReason != null) {
+                    // An answer that ends the connection (a failed authentication) goes out first, as Kafka sends it.
+                    out.flush();
                     log.warn("Closing connection from {}: {}", outcome.request.describeClient(), outcome.closeReason);
                     break;
                 }
-                if (outcome.response == null) {
-                    continue;
-                }
-                ByteBuffer bytes = encode(outcome);
-                if (bytes == null) {
-                    break;
-                }
-                out.writeInt(bytes.remaining());
-                out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
             }
             out.flush();
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.samsa.network;
 
+import dev.samsa.security.ListenerSecurity;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLSocket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,7 @@ public final class Listener implements AutoCloseable {
     static final long LOG_INTERVAL_MS = 10_000;
 
     private final Consumer<Throwable> onUnexpected;
+    private final ListenerSecurity security;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile boolean closed;
@@ -46,7 +49,18 @@ public final class Listener implements AutoCloseable {
      */
     public Listener(String name, int port, RequestDispatcher dispatcher, int maxRequestBytes,
                     Consumer<Throwable> onUnexpected) throws IOException {
+        this(name, port, dispatcher, maxRequestBytes, onUnexpected, ListenerSecurity.PLAINTEXT);
+    }
+
+    /**
+     * Binds {@code port} on 127.0.0.1 (0 for an ephemeral one) for clients that speak {@code security}'s protocol.
+     *
+     * @throws IOException naming the port when it cannot be bound
+     */
+    public Listener(String name, int port, RequestDispatcher dispatcher, int maxRequestBytes,
+                    Consumer<Throwable> onUnexpected, ListenerSecurity security) throws IOException {
         this.name = name;
+        this.security = security;
         this.onUnexpected = onUnexpected;
         this.dispatcher = dispatcher;
         this.maxRequestBytes = maxRequestBytes;
@@ -106,7 +120,7 @@ public final class Listener implements AutoCloseable {
     }
 
     private void accept() throws IOException {
-        Socket socket = server.accept();
+        Socket socket = tls(server.accept());
         Connection[] holder = new Connection[1];
         try {
             if (refusing) {
@@ -116,7 +130,7 @@ public final class Listener implements AutoCloseable {
             socket.setTcpNoDelay(true);
             String connectionName = name + "-conn-" + connectionIds.incrementAndGet();
             Connection connection = new Connection(socket, connectionName, dispatcher, maxRequestBytes,
-                    () -> connections.remove(holder[0]), onUnexpected);
+                    () -> connections.remove(holder[0]), onUnexpected, security);
             holder[0] = connection;
             connections.add(connection);
             if (closed) {
@@ -131,6 +145,25 @@ public final class Listener implements AutoCloseable {
             } else {
                 socket.close();
             }
+            throw e;
+        }
+    }
+
+    /**
+     * TLS over the accepted socket, in server mode; the handshake itself runs on the connection's reader thread, so a
+     * slow or hostile client never holds up the acceptor.
+     */
+    private Socket tls(Socket accepted) throws IOException {
+        if (!security.usesTls()) {
+            return accepted;
+        }
+        try {
+            SSLSocket tls = (SSLSocket) security.sslContext().getSocketFactory().createSocket(accepted, null, true);
+            tls.setUseClientMode(false);
+            tls.setNeedClientAuth(security.clientAuthRequired());
+            return tls;
+        } catch (IOException | RuntimeException e) {
+            accepted.close();
             throw e;
         }
     }

@@ -5,7 +5,6 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.Topic;
 import dev.samsa.coordinator.CoordinatorRuntime;
-import dev.samsa.coordinator.TransactionVerification;
 import dev.samsa.event.TxnStateChanged;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +19,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.Record;
 import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.SimpleRecord;
 
 /**
  * The transaction coordinator of the whole cluster, as Kafka's {@code TransactionCoordinator}: a transactional id
@@ -35,7 +35,7 @@ import org.apache.kafka.common.record.RecordBatch;
  * and the group coordinator add them ({@link #addPartitionsImplicitly}) and every EndTxn bumps the epoch. The
  * coordinator's own aborts (timeout, fencing) follow the cluster's finalized version.
  */
-public final class TransactionCoordinator implements TransactionVerification {
+public final class TransactionCoordinator {
 
     public static final String TRANSACTION_STATE_TOPIC = "__transaction_state";
 
@@ -74,7 +74,10 @@ public final class TransactionCoordinator implements TransactionVerification {
 
             @Override
             public void onUnloaded(TransactionCoordinatorShard shard) {
-                shard.transactions().keySet().forEach(id -> cluster.scheduler().cancel(timeoutKey(id)));
+                shard.transactions().keySet().forEach(id -> {
+                    cluster.scheduler().cancel(timeoutKey(id));
+                    cluster.scheduler().cancel(expirationKey(id));
+                });
             }
         });
     }
@@ -272,18 +275,6 @@ public final class TransactionCoordinator implements TransactionVerification {
         }
         addPartitions(shard.brokerId(), transactionalId, producerId, producerEpoch, partitions,
                 TransactionMetadata.TRANSACTION_VERSION_2, answer);
-    }
-
-    /** For the group coordinator's TxnOffsetCommit: the implicit add of version 2, or version 1's verification. */
-    @Override
-    public void addOrVerify(String transactionalId, long producerId, short producerEpoch, TopicPartition tp, boolean add,
-                            Consumer<Errors> done) {
-        Consumer<Map<TopicPartition, Errors>> one = errors -> done.accept(errors.get(tp));
-        if (add) {
-            addPartitionsImplicitly(transactionalId, producerId, producerEpoch, Set.of(tp), one);
-        } else {
-            verifyPartitions(transactionalId, producerId, producerEpoch, Set.of(tp), one);
-        }
     }
 
     /**
@@ -564,14 +555,38 @@ public final class TransactionCoordinator implements TransactionVerification {
         });
     }
 
+    // ---- transactional id expiration
+
+    private static String expirationKey(String transactionalId) {
+        return "txn-expiration-" + transactionalId;
+    }
+
+    /**
+     * An age deadline: a transactional id with no transaction open or ending is removed transactional.id.expiration.ms
+     * after its last transition, as Kafka's removeExpiredTransactionalIds finds it (last update <= now - expiration);
+     * its next InitProducerId starts afresh with a new producer id.
+     */
+    private void armExpiration(TransactionCoordinatorShard shard, TransactionMetadata m) {
+        long expirationMs = configs(shard.brokerId()).getInt("transactional.id.expiration.ms");
+        cluster.scheduler().schedule(expirationKey(m.transactionalId()), m.lastUpdateTimeMs() + expirationMs, () -> {
+            if (isCurrent(shard, m)) {
+                recordTransition(m, m.prepareDead(cluster.nowMs()));
+                write(shard, TransactionRecords.tombstone(cluster.nowMs(), m.transactionalId()), error -> {
+                });
+            }
+        });
+    }
+
     // ---- shard lifecycle and transitions
 
-    /** A loaded shard arms its open transactions' timeouts and finishes what its predecessor prepared. */
+    /**
+     * A loaded shard arms its open transactions' timeouts and its idle ids' expiration, and finishes what its
+     * predecessor prepared.
+     */
     private void onLoaded(TransactionCoordinatorShard shard) {
         for (TransactionMetadata m : shard.transactions().values()) {
-            if (m.state() == TransactionState.ONGOING) {
-                armTimeout(shard, m);
-            } else if (m.state().isPrepare()) {
+            armTimers(shard, m);
+            if (m.state().isPrepare()) {
                 writeMarkers(shard, m);
             }
         }
@@ -580,13 +595,24 @@ public final class TransactionCoordinator implements TransactionVerification {
     private void onTransition(TransactionCoordinatorShard shard, TransactionMetadata previous, TransactionMetadata current) {
         if (current == null) {
             cluster.scheduler().cancel(timeoutKey(previous.transactionalId()));
+            cluster.scheduler().cancel(expirationKey(previous.transactionalId()));
             return;
         }
         recordTransition(previous, current);
-        if (current.state() == TransactionState.ONGOING) {
-            armTimeout(shard, current);
+        armTimers(shard, current);
+    }
+
+    /** The one timer each state has: Ongoing its timeout, Empty and Complete* their expiration, Prepare* none. */
+    private void armTimers(TransactionCoordinatorShard shard, TransactionMetadata m) {
+        if (m.state() == TransactionState.ONGOING) {
+            armTimeout(shard, m);
         } else {
-            cluster.scheduler().cancel(timeoutKey(current.transactionalId()));
+            cluster.scheduler().cancel(timeoutKey(m.transactionalId()));
+        }
+        if (m.state().isExpirationAllowed()) {
+            armExpiration(shard, m);
+        } else {
+            cluster.scheduler().cancel(expirationKey(m.transactionalId()));
         }
     }
 
@@ -602,7 +628,11 @@ public final class TransactionCoordinator implements TransactionVerification {
      * {@code done} already has the error).
      */
     private CoordinatorRuntime.Write write(TransactionCoordinatorShard shard, TransactionMetadata next, Consumer<Errors> done) {
-        MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, TransactionRecords.transaction(cluster.nowMs(), next));
+        return write(shard, TransactionRecords.transaction(cluster.nowMs(), next), done);
+    }
+
+    private CoordinatorRuntime.Write write(TransactionCoordinatorShard shard, SimpleRecord next, Consumer<Errors> done) {
+        MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, next);
         CoordinatorRuntime.Write write;
         try {
             write = runtime.append(shard, batch);
@@ -616,12 +646,35 @@ public final class TransactionCoordinator implements TransactionVerification {
         return write;
     }
 
+    // ---- admin: DescribeTransactions, ListTransactions
+
+    /**
+     * DescribeTransactions at coordinator {@code brokerId}: the id's state, or null for an id it does not know.
+     *
+     * @throws ApiException COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS, as routing answers
+     */
+    public TransactionMetadata describe(int brokerId, String transactionalId) {
+        return runtime.activeShard(brokerId, transactionalId).get(transactionalId);
+    }
+
+    /** ListTransactions at {@code brokerId}: every transactional id of the shards it coordinates (Admin asks each broker). */
+    public List<TransactionMetadata> coordinatedBy(int brokerId) {
+        return runtime.shards().stream().filter(s -> s.brokerId() == brokerId)
+                .flatMap(s -> s.transactions().values().stream()).toList();
+    }
+
     // ---- inspection
 
     /** The transactional id's state if its shard is loaded, or null; a pure read, for the inspection API. */
     public TransactionMetadata transaction(String transactionalId) {
         TransactionCoordinatorShard shard = runtime.shardOrNull(transactionalId);
         return shard == null ? null : shard.get(transactionalId);
+    }
+
+    /** The broker whose loaded shard holds the transactional id, or -1; a pure read, for the inspection API. */
+    public int coordinatorOf(String transactionalId) {
+        TransactionCoordinatorShard shard = runtime.shardOrNull(transactionalId);
+        return shard == null ? -1 : shard.brokerId();
     }
 
     private BrokerConfigs configs(int brokerId) {

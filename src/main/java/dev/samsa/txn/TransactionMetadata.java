@@ -129,6 +129,12 @@ public record TransactionMetadata(String transactionalId, long producerId, long 
         return clientTransactionVersion >= TRANSACTION_VERSION_2;
     }
 
+    /** The transactional id expired: Dead, about to be removed by a tombstone. */
+    TransactionMetadata prepareDead(long nowMs) {
+        return transitionTo(TransactionState.DEAD, producerId, nextProducerId, producerEpoch, lastProducerEpoch, timeoutMs,
+                Set.of(), startTimeMs, nowMs, clientTransactionVersion);
+    }
+
     /**
      * @throws IllegalStateException naming the transactional id, both states and Kafka's rule, when {@code next} may
      *     not follow the current state

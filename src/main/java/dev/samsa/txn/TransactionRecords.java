@@ -36,8 +36,7 @@ public final class TransactionRecords {
     }
 
     public static SimpleRecord transaction(long nowMs, TransactionMetadata m) {
-        byte[] id = utf8(m.transactionalId());
-        ByteBuffer key = ByteBuffer.allocate(2 + 4 + id.length).putShort(TRANSACTION).putInt(id.length).put(id);
+        byte[] key = key(m.transactionalId());
         int size = 1 + 8 * 3 + 2 * 2 + 4 + 1 + 4 + 8 * 2 + 2;
         List<byte[]> topics = new ArrayList<>();
         for (TopicPartition tp : m.partitions()) {
@@ -55,7 +54,17 @@ public final class TransactionRecords {
             v.putInt(topic.length).put(topic).putInt(tp.partition());
         }
         v.putLong(m.startTimeMs()).putLong(m.lastUpdateTimeMs()).putShort(m.clientTransactionVersion());
-        return new SimpleRecord(nowMs, key.array(), v.array());
+        return new SimpleRecord(nowMs, key, v.array());
+    }
+
+    /** Removes an expired transactional id. */
+    public static SimpleRecord tombstone(long nowMs, String transactionalId) {
+        return new SimpleRecord(nowMs, key(transactionalId), null);
+    }
+
+    private static byte[] key(String transactionalId) {
+        byte[] id = utf8(transactionalId);
+        return ByteBuffer.allocate(2 + 4 + id.length).putShort(TRANSACTION).putInt(id.length).put(id).array();
     }
 
     /**

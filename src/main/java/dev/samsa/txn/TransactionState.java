@@ -72,6 +72,14 @@ public enum TransactionState {
         };
     }
 
+    /**
+     * Whether a transactional id in this state may expire after transactional.id.expiration.ms without a transition
+     * (Kafka's expirationAllowed): no transaction open or ending.
+     */
+    public boolean isExpirationAllowed() {
+        return this == EMPTY || this == COMPLETE_COMMIT || this == COMPLETE_ABORT;
+    }
+
     /** Whether a transaction in this state still owes its partitions a marker. */
     public boolean isPrepare() {
         return this == PREPARE_COMMIT || this == PREPARE_ABORT;

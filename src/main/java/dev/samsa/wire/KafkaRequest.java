@@ -7,6 +7,7 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
  * One decoded request and the way to answer it. Exactly one of {@link #respond}, {@link #respondNothing} or
@@ -28,13 +29,35 @@ public final class KafkaRequest {
     private final AbstractRequest body;
     private final String clientAddress;
     private final Responder responder;
+    private final String listenerName;
+    private final KafkaPrincipal principal;
     private final AtomicBoolean completed = new AtomicBoolean();
 
+    /** A request on the default PLAINTEXT listener, from the anonymous principal. */
     public KafkaRequest(RequestHeader header, AbstractRequest body, String clientAddress, Responder responder) {
+        this(header, body, clientAddress, responder, "PLAINTEXT", KafkaPrincipal.ANONYMOUS);
+    }
+
+    /**
+     * @param listenerName the listener the client connected to, whose addresses answers carrying brokers advertise
+     * @param principal who the connection authenticated as (TLS client certificate or SASL), ANONYMOUS otherwise
+     */
+    public KafkaRequest(RequestHeader header, AbstractRequest body, String clientAddress, Responder responder,
+                        String listenerName, KafkaPrincipal principal) {
         this.header = header;
         this.body = body;
         this.clientAddress = clientAddress;
         this.responder = responder;
+        this.listenerName = listenerName;
+        this.principal = principal;
+    }
+
+    public String listenerName() {
+        return listenerName;
+    }
+
+    public KafkaPrincipal principal() {
+        return principal;
     }
 
     public RequestHeader header() {

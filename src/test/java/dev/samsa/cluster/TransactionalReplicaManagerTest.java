@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
@@ -119,6 +120,29 @@ class TransactionalReplicaManagerTest {
         assertThatThrownBy(() -> marker(2, EPOCH, 4, true)).isInstanceOf(NotLeaderOrFollowerException.class);
         assertThatThrownBy(() -> marker(1, (short) 0, 4, true)).isInstanceOf(InvalidProducerEpochException.class);
         assertThatThrownBy(() -> marker(1, EPOCH, 3, true)).isInstanceOf(TransactionCoordinatorFencedException.class);
+    }
+
+    @Test
+    void shouldBoundListOffsetsByTheLastStableOffsetForReadCommitted() {
+        cluster.append(tp, new SimpleRecord(1_000L, null, "plain".getBytes()));
+        cluster.call(() -> cluster.state.replicaManager().appendAsLeader(1, tp, MemoryRecords.withTransactionalRecords(
+                Compression.NONE, PID, EPOCH, 0, new SimpleRecord(2_000L, null, "open".getBytes())), (short) -1));
+
+        assertThat(offsetFor(2_000L, IsolationLevel.READ_UNCOMMITTED)).hasValue(1L);
+        assertThat(offsetFor(2_000L, IsolationLevel.READ_COMMITTED)).as("the record is above the LSO").isEmpty();
+        assertThat(offsetFor(1_000L, IsolationLevel.READ_COMMITTED)).hasValue(0L);
+        assertThat(offsetFor(ReplicaManager.MAX_TIMESTAMP, IsolationLevel.READ_COMMITTED)).isEmpty();
+        assertThat(offsetFor(ReplicaManager.LATEST_TIMESTAMP, IsolationLevel.READ_UNCOMMITTED)).hasValue(2L);
+        assertThat(offsetFor(ReplicaManager.LATEST_TIMESTAMP, IsolationLevel.READ_COMMITTED)).hasValue(1L);
+
+        marker(1, EPOCH, 0, true);
+        assertThat(offsetFor(2_000L, IsolationLevel.READ_COMMITTED)).hasValue(1L);
+        assertThat(offsetFor(ReplicaManager.LATEST_TIMESTAMP, IsolationLevel.READ_COMMITTED)).hasValue(3L);
+    }
+
+    private Optional<Long> offsetFor(long timestamp, IsolationLevel isolation) {
+        return cluster.call(() -> cluster.state.replicaManager().fetchOffsetForTimestamp(1, tp, -1, timestamp, isolation))
+                .map(found -> found.offset);
     }
 
     @Test

@@ -59,7 +59,7 @@ class TransactionalOffsetsTest {
         cluster.run(() -> {
             Map<TopicPartition, CommittedOffset> commits = new LinkedHashMap<>();
             offsets.forEach((tp, o) -> commits.put(tp, new CommittedOffset(o, -1, "", cluster.state.nowMs())));
-            coordinator.offsets().commitTransactional(leader(), (short) 3, "tx-" + producerId, producerId, EPOCH, GROUP,
+            coordinator.offsets().commitTransactional(leader(), producerId, EPOCH, GROUP,
                     "", null, -1, commits, answer::set);
         });
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> answer.get() != null);
@@ -186,7 +186,7 @@ class TransactionalOffsetsTest {
     @Test
     void aGenerationForAGroupThatDoesNotExistIsIllegal() {
         AtomicReference<Errors> answer = new AtomicReference<>();
-        cluster.run(() -> coordinator.offsets().commitTransactional(leader(), (short) 3, "tx", PRODUCER, EPOCH, GROUP,
+        cluster.run(() -> coordinator.offsets().commitTransactional(leader(), PRODUCER, EPOCH, GROUP,
                 "member-1", null, 3, Map.of(ORDERS, new CommittedOffset(1, -1, "", 0)), answer::set));
 
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> answer.get() != null);
@@ -198,7 +198,7 @@ class TransactionalOffsetsTest {
     void aMemberTheGroupDoesNotKnowIsRefused() {
         commitInTransaction(PRODUCER, Map.of(ORDERS, 1L)); // creates the simple group, Empty
         AtomicReference<Errors> answer = new AtomicReference<>();
-        cluster.run(() -> coordinator.offsets().commitTransactional(leader(), (short) 3, "tx", PRODUCER, EPOCH, GROUP,
+        cluster.run(() -> coordinator.offsets().commitTransactional(leader(), PRODUCER, EPOCH, GROUP,
                 "member-1", null, 0, Map.of(ORDERS, new CommittedOffset(2, -1, "", 0)), answer::set));
 
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> answer.get() != null);

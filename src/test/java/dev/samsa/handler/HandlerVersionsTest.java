@@ -57,7 +57,15 @@ class HandlerVersionsTest {
             ApiKeys.LIST_PARTITION_REASSIGNMENTS, "0-0",
             ApiKeys.OFFSET_DELETE, "0-0",
             ApiKeys.DESCRIBE_CLUSTER, "0-2",
-            ApiKeys.DESCRIBE_PRODUCERS, "0-0");
+            ApiKeys.DESCRIBE_PRODUCERS, "0-0",
+            ApiKeys.WRITE_TXN_MARKERS, "1-1",
+            ApiKeys.DESCRIBE_TRANSACTIONS, "0-0",
+            ApiKeys.LIST_TRANSACTIONS, "0-2",
+
+            ApiKeys.SASL_HANDSHAKE, "1-1",
+            ApiKeys.SASL_AUTHENTICATE, "0-2",
+            ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, "0-0",
+            ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, "0-0");
 
     /** "Produce v3-13" or "OffsetDelete v0": the API's Kafka name and its versions, first in the class comment. */
     private static final Pattern HEADER = Pattern.compile("^ \\* ([A-Za-z]+) v(\\d+)(?:-(\\d+))?", Pattern.MULTILINE);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.samsa.KafkaCluster;
+import dev.samsa.event.TxnStateChanged;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -24,6 +26,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -244,8 +247,23 @@ class KafkaStreamsTest {
         }
     }
 
+    /**
+     * The broker leading the {@code __transaction_state} partition of the application's transactional id, found as
+     * Kafka finds it: {@code abs(transactionalId.hashCode()) % partitions} (TransactionStateManager.partitionFor).
+     */
+    private static int transactionCoordinator(KafkaCluster cluster, String applicationId) throws Exception {
+        String transactionalId = cluster.events().events(TxnStateChanged.class).stream()
+                .map(TxnStateChanged::transactionalId).filter(id -> id.startsWith(applicationId + "-"))
+                .findFirst().orElseThrow();
+        try (Admin admin = Admin.create(cluster.adminConfig())) {
+            int partitions = admin.describeTopics(List.of("__transaction_state")).allTopicNames().get()
+                    .get("__transaction_state").partitions().size();
+            return cluster.partition("__transaction_state", Utils.abs(transactionalId.hashCode()) % partitions).leader();
+        }
+    }
+
     @Test
-    void exactlyOnceV2EmitsEveryCountOnceThroughABrokerCrashAndRestart() throws Exception {
+    void exactlyOnceV2EmitsEveryCountOnceThroughACoordinatorCrashAndRestart() throws Exception {
         int lines = 2100;
         try (KafkaCluster cluster = cluster();
                 KafkaStreams streams = wordCount(cluster, "word-count-eos", StreamsConfig.EXACTLY_ONCE_V2);
@@ -259,13 +277,14 @@ class KafkaStreamsTest {
             await().atMost(60, TimeUnit.SECONDS).pollInterval(Duration.ZERO)
                     .untilAsserted(() -> assertThat(output.poll()).isEqualTo(firstThird));
 
-            // The second third is in the input when the output leader dies, so transactions are open across the crash;
-            // it comes back while Streams works through the last third.
+            // The second third is in the input when the broker coordinating the Streams producer's transactions dies,
+            // so a transaction is open across the crash and its successor coordinator must finish or abort it; the
+            // broker comes back while Streams works through the last third.
             produceLines(cluster, third, 2 * third);
-            int leader = cluster.partition(OUTPUT, 0).leader();
-            cluster.broker(leader).crash();
+            int coordinator = transactionCoordinator(cluster, "word-count-eos");
+            cluster.broker(coordinator).crash();
             produceLines(cluster, 2 * third, lines - third / 2);
-            cluster.broker(leader).restart();
+            cluster.broker(coordinator).restart();
             produceLines(cluster, lines - third / 2, lines);
 
             Map<String, Long> expected = expectedCounts(lines);

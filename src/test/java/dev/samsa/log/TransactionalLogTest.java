@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -176,6 +178,61 @@ class TransactionalLogTest {
 
         assertThat(log.abortedTxnsBySegment()).containsExactly(List.of(new AbortedTxn(PID, 0, 1, 2)));
         assertThat(log.lastStableOffset(3)).as("OTHER's transaction is open again").isEqualTo(2);
+    }
+
+    @Test
+    void shouldWriteTheIndexFileInKafkasLayoutAndOnlyForASegmentWithAnAbortedTransaction() throws IOException {
+        Path dir = tmp.resolve("payments-0");
+        log.appendAsLeader(transactional(PID, EPOCH, 0, "p1", "p2"), 0, NOW);
+        log.appendTxnMarkerAsLeader(PID, EPOCH, 0, true, 0, NOW);
+        assertThat(LogFileUtils.transactionIndexFile(dir, 0)).as("a commit is not indexed").doesNotExist();
+
+        log.appendAsLeader(transactional(PID, EPOCH, 2, "p3"), 0, NOW);
+        log.appendTxnMarkerAsLeader(PID, EPOCH, 0, false, 0, NOW);
+
+        ByteBuffer entry = ByteBuffer.wrap(Files.readAllBytes(LogFileUtils.transactionIndexFile(dir, 0)), 0,
+                TransactionIndex.ENTRY_SIZE);
+        assertThat(entry.getShort()).as("version").isZero();
+        assertThat(entry.getLong()).as("producer id").isEqualTo(PID);
+        assertThat(entry.getLong()).as("first offset").isEqualTo(3);
+        assertThat(entry.getLong()).as("last offset").isEqualTo(4);
+        assertThat(entry.getLong()).as("last stable offset").isEqualTo(5);
+    }
+
+    @Test
+    void shouldIndexTheAbortInTheSegmentOfItsMarkerAndDeleteTheIndexWithTheSegment() throws IOException {
+        log.updateConfig(LogConfigs.defaults().withSegmentBytes(transactional(PID, EPOCH, 0, "p1").sizeInBytes() + 10));
+        log.appendAsLeader(transactional(PID, EPOCH, 0, "p1"), 0, NOW);
+        log.appendTxnMarkerAsLeader(PID, EPOCH, 0, false, 0, NOW);
+        log.appendAsLeader(batch("after"), 0, NOW);
+
+        assertThat(log.segmentBaseOffsets()).containsExactly(0L, 1L, 2L);
+        assertThat(log.abortedTxnsBySegment()).containsExactly(List.of(), List.of(new AbortedTxn(PID, 0, 1, 2)), List.of());
+        assertThat(log.collectAbortedTransactions(0, 1)).as("from the segment of the fetch offset on")
+                .containsExactly(new AbortedTxn(PID, 0, 1, 2));
+        Path index = LogFileUtils.transactionIndexFile(tmp.resolve("payments-0"), 1);
+        assertThat(index).exists();
+
+        log.deleteRecordsBefore(2);
+
+        assertThat(index).doesNotExist();
+    }
+
+    @Test
+    void shouldReopenAnAbortedTransactionWhoseMarkerALossOfPowerTookAway() throws IOException {
+        log.appendAsLeader(transactional(PID, EPOCH, 0, "p1"), 0, NOW);
+        log.flush(NOW);
+        log.appendTxnMarkerAsLeader(PID, EPOCH, 0, false, 0, NOW);
+        assertThat(log.abortedTxnsBySegment()).containsExactly(List.of(new AbortedTxn(PID, 0, 1, 2)));
+
+        log.closeWithPowerLoss(0);
+        log = open();
+
+        assertThat(log.logEndOffset()).isEqualTo(1);
+        assertThat(log.abortedTxnsBySegment()).containsExactly(List.of());
+        assertThat(LogFileUtils.transactionIndexFile(tmp.resolve("payments-0"), 0)).doesNotExist();
+        assertThat(log.lastStableOffset(1)).as("the transaction is open again").isZero();
+        assertThat(log.activeProducers()).extracting(ProducerState::currentTxnStartOffset).containsExactly(0L);
     }
 
     @Test

@@ -80,6 +80,8 @@ class IdempotenceFailoverTest {
             assertThat(acknowledged.get()).isEqualTo(sent.get());
             List<String> log = readAll(cluster, TOPIC);
             assertThat(log).as("no duplicate, no gap, in order").isEqualTo(expected);
+            assertThat(partition.lastStableOffset()).as("no transaction: the LSO is the high watermark")
+                    .isEqualTo(partition.highWatermark()).isEqualTo(sent.get());
         }
     }
 

@@ -80,6 +80,17 @@ class TransactionStateTest {
     }
 
     @Test
+    void onlyAnIdleIdMayExpire() {
+        TransactionMetadata empty = TransactionMetadata.fresh("tx", 7, 60_000, 0).prepareInitProducerId((short) 0, (short) -1, 60_000, 0);
+        TransactionMetadata ongoing = empty.prepareAddPartitions(Set.of(ORDERS_0), 1, (short) 0);
+
+        assertThat(empty.prepareDead(2).state()).isEqualTo(TransactionState.DEAD);
+        assertThatThrownBy(() -> ongoing.prepareDead(2)).isInstanceOf(IllegalStateException.class);
+        assertThat(EnumSet.allOf(TransactionState.class)).filteredOn(TransactionState::isExpirationAllowed)
+                .containsExactly(TransactionState.EMPTY, TransactionState.COMPLETE_COMMIT, TransactionState.COMPLETE_ABORT);
+    }
+
+    @Test
     void epochsRunOutOneBeforeTheMaximumSoThatTheCoordinatorCanAlwaysFence() {
         assertThat(TransactionMetadata.isEpochExhausted((short) (Short.MAX_VALUE - 2))).isFalse();
         assertThat(TransactionMetadata.isEpochExhausted((short) (Short.MAX_VALUE - 1))).isTrue();

@@ -1,0 +1,159 @@
+package dev.samsa;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a cluster's clients must connect: its listeners (one per security protocol), the SASL mechanisms its SASL
+ * listeners accept, its users, and whether its SSL listener asks for client certificates. Immutable; each method
+ * returns a changed copy.
+ *
+ * <pre>{@code
+ * KafkaCluster.builder()
+ *         .security(Security.listeners(Security.Protocol.SASL_SSL, Security.Protocol.PLAINTEXT)
+ *                 .user("alice", "alice-secret"))
+ *         .start();
+ * Map<String, Object> config = cluster.producerConfig("alice");   // SASL_SSL, SCRAM-SHA-512, PEM truststore
+ * }</pre>
+ *
+ * <p>A TLS listener gets certificates made at start by the cluster's own certificate authority (brokers: SANs
+ * 127.0.0.1 and localhost); client configs carry that CA as a PEM truststore, and with {@link #mutualTls()} a client
+ * certificate with subject {@code CN=<user>}. Nothing is written to disk.
+ */
+public final class Security {
+
+    /** Kafka's security protocols; a listener is named after its protocol. */
+    public enum Protocol {
+        PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL;
+
+        boolean usesTls() {
+            return this == SSL || this == SASL_SSL;
+        }
+
+        boolean usesSasl() {
+            return this == SASL_PLAINTEXT || this == SASL_SSL;
+        }
+
+        org.apache.kafka.common.security.auth.SecurityProtocol toSecurityProtocol() {
+            return org.apache.kafka.common.security.auth.SecurityProtocol.valueOf(name());
+        }
+    }
+
+    /** SASL mechanisms, by their Kafka names ({@link #mechanismName()}). */
+    public enum Mechanism {
+        PLAIN("PLAIN"), SCRAM_SHA_256("SCRAM-SHA-256"), SCRAM_SHA_512("SCRAM-SHA-512");
+
+        private final String mechanismName;
+
+        Mechanism(String mechanismName) {
+            this.mechanismName = mechanismName;
+        }
+
+        /** What sasl.mechanism and sasl.enabled.mechanisms say. */
+        public String mechanismName() {
+            return mechanismName;
+        }
+    }
+
+    private final List<Protocol> listeners;
+    private final List<Mechanism> mechanisms;
+    private final Map<String, String> users;
+    private final boolean mutualTls;
+    private final String principalMappingRules;
+
+    private Security(List<Protocol> listeners, List<Mechanism> mechanisms, Map<String, String> users, boolean mutualTls,
+                     String principalMappingRules) {
+        this.listeners = List.copyOf(listeners);
+        this.mechanisms = List.copyOf(mechanisms);
+        this.users = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(users));
+        this.mutualTls = mutualTls;
+        this.principalMappingRules = principalMappingRules;
+    }
+
+    /**
+     * Every broker listens once per protocol, in this order; the first is the one {@link KafkaCluster#bootstrapServers()}
+     * and the configs without a protocol name use. SASL listeners accept SCRAM-SHA-512, SCRAM-SHA-256 and PLAIN.
+     *
+     * @throws IllegalArgumentException for no protocol or one named twice
+     */
+    public static Security listeners(Protocol first, Protocol... more) {
+        List<Protocol> all = new ArrayList<>();
+        all.add(Objects.requireNonNull(first, "first"));
+        for (Protocol p : more) {
+            if (all.contains(p)) {
+                throw new IllegalArgumentException("Listener " + p + " is named twice; a cluster has one listener per protocol");
+            }
+            all.add(Objects.requireNonNull(p, "protocol"));
+        }
+        return new Security(all, List.of(Mechanism.SCRAM_SHA_512, Mechanism.SCRAM_SHA_256, Mechanism.PLAIN), Map.of(),
+                false, "DEFAULT");
+    }
+
+    /**
+     * The mechanisms SASL listeners accept (sasl.enabled.mechanisms); the first is the one client configs use.
+     *
+     * @throws IllegalArgumentException for none
+     */
+    public Security mechanisms(Mechanism first, Mechanism... more) {
+        List<Mechanism> all = new ArrayList<>();
+        all.add(Objects.requireNonNull(first, "first"));
+        for (Mechanism m : more) {
+            if (!all.contains(m)) {
+                all.add(Objects.requireNonNull(m, "mechanism"));
+            }
+        }
+        return new Security(listeners, all, users, mutualTls, principalMappingRules);
+    }
+
+    /**
+     * A user with a password: PLAIN accepts it, and every enabled SCRAM mechanism has a credential for it (4096
+     * iterations, as kafka-configs makes one). For mutual TLS the user is the client certificate's common name.
+     */
+    public Security user(String name, String password) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("A user needs a name");
+        }
+        Map<String, String> all = new LinkedHashMap<>(users);
+        all.put(name, Objects.requireNonNull(password, "password"));
+        return new Security(listeners, mechanisms, all, mutualTls, principalMappingRules);
+    }
+
+    /** The SSL listener requires client certificates (ssl.client.auth=required); the principal is the certificate's DN. */
+    public Security mutualTls() {
+        return new Security(listeners, mechanisms, users, true, principalMappingRules);
+    }
+
+    /** ssl.principal.mapping.rules, e.g. {@code "RULE:^CN=(.*)$/$1/,DEFAULT"} to call {@code CN=alice} alice. */
+    public Security principalMappingRules(String rules) {
+        return new Security(listeners, mechanisms, users, mutualTls, Objects.requireNonNull(rules, "rules"));
+    }
+
+    List<Protocol> listeners() {
+        return listeners;
+    }
+
+    List<Mechanism> mechanisms() {
+        return mechanisms;
+    }
+
+    Map<String, String> users() {
+        return users;
+    }
+
+    boolean isMutualTls() {
+        return mutualTls;
+    }
+
+    String principalMappingRules() {
+        return principalMappingRules;
+    }
+
+    @Override
+    public String toString() {
+        return "listeners " + listeners + ", SASL " + mechanisms + ", users " + users.keySet()
+                + (mutualTls ? ", mutual TLS" : "");
+    }
+}

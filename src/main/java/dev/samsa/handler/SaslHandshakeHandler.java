@@ -1,0 +1,25 @@
+package dev.samsa.handler;
+
+import dev.samsa.wire.KafkaRequest;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * SaslHandshake v1-1. On a SASL listener the handshake is answered by the connection before authentication
+ * (network/SaslAuthenticator); what reaches the broker is a handshake on a connection that needs none (PLAINTEXT,
+ * SSL) or has already authenticated, which Kafka's KafkaApis answers with ILLEGAL_SASL_STATE, as here.
+ * v0 (raw SASL tokens after the handshake, before KIP-152) is not served; kafka-clients has sent v1 since 1.0.
+ */
+final class SaslHandshakeHandler implements ApiHandler {
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.SASL_HANDSHAKE;
+    }
+
+    @Override
+    public void handle(KafkaRequest request, BrokerContext broker) {
+        request.respond(new SaslHandshakeResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code()));
+    }
+}

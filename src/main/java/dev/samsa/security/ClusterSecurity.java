@@ -1,0 +1,115 @@
+package dev.samsa.security;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
+
+/**
+ * A cluster's security set-up: its listeners (one per security protocol, the first being the one clients get by
+ * default), its certificate authority when a listener uses TLS, its SASL users, and the port each broker listens on
+ * for each listener, which Metadata, FindCoordinator and DescribeCluster advertise to a client on that listener.
+ *
+ * <p>Brokers keep their certificate across restarts, and a user keeps one client certificate, so that clients holding
+ * either never see it change.
+ */
+public final class ClusterSecurity {
+
+    private final List<SecurityProtocol> protocols;
+    private final List<String> saslMechanisms;
+    private final boolean mutualTls;
+    private final SslPrincipalMapper principalMapper;
+    private final SaslCredentials credentials;
+    private final CertificateAuthority ca;
+    private final Map<Integer, List<ListenerSecurity>> brokerListeners = new ConcurrentHashMap<>();
+    private final Map<String, CertificateAuthority.Issued> clientIdentities = new ConcurrentHashMap<>();
+    private final Map<String, Map<Integer, Integer>> ports = new ConcurrentHashMap<>();
+
+    /**
+     * @param users SASL users and their passwords: PLAIN accepts them, and each enabled SCRAM mechanism gets a credential
+     * @param principalMappingRules ssl.principal.mapping.rules, "DEFAULT" for the certificate's whole distinguished name
+     */
+    public ClusterSecurity(String clusterName, List<SecurityProtocol> protocols, List<String> saslMechanisms,
+                           Map<String, String> users, boolean mutualTls, String principalMappingRules) {
+        if (protocols.isEmpty()) {
+            throw new IllegalArgumentException("A cluster needs at least one listener");
+        }
+        this.protocols = List.copyOf(protocols);
+        this.saslMechanisms = List.copyOf(saslMechanisms);
+        this.mutualTls = mutualTls;
+        this.principalMapper = SslPrincipalMapper.fromRules(principalMappingRules);
+        this.credentials = new SaslCredentials(saslMechanisms.contains("PLAIN") ? users : Map.of());
+        for (String mechanism : saslMechanisms) {
+            ScramMechanism scram = ScramMechanism.forMechanismName(mechanism);
+            if (scram != null) {
+                users.forEach((user, password) -> credentials.addScramPassword(user, scram, password));
+            }
+        }
+        boolean tls = protocols.stream().anyMatch(p -> p == SecurityProtocol.SSL || p == SecurityProtocol.SASL_SSL);
+        this.ca = tls ? new CertificateAuthority(clusterName + " CA") : null;
+    }
+
+    /** The one PLAINTEXT listener of a cluster that asked for no security. */
+    public static ClusterSecurity plaintext() {
+        return new ClusterSecurity("samsa", List.of(SecurityProtocol.PLAINTEXT), List.of(), Map.of(), false, "DEFAULT");
+    }
+
+    public List<SecurityProtocol> protocols() {
+        return protocols;
+    }
+
+    public List<String> saslMechanisms() {
+        return saslMechanisms;
+    }
+
+    public boolean mutualTls() {
+        return mutualTls;
+    }
+
+    public SaslCredentials credentials() {
+        return credentials;
+    }
+
+    /** The listeners of broker {@code brokerId}, in the cluster's order; the same objects after a restart. */
+    public List<ListenerSecurity> listeners(int brokerId) {
+        return brokerListeners.computeIfAbsent(brokerId, id -> {
+            CertificateAuthority.Issued identity = ca == null ? null : ca.issueServer("broker-" + id);
+            List<ListenerSecurity> listeners = new ArrayList<>();
+            for (SecurityProtocol protocol : protocols) {
+                boolean tls = protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL;
+                boolean sasl = protocol == SecurityProtocol.SASL_PLAINTEXT || protocol == SecurityProtocol.SASL_SSL;
+                listeners.add(new ListenerSecurity(protocol, tls ? SslContexts.server(identity, ca.certificate()) : null,
+                        mutualTls && protocol == SecurityProtocol.SSL, principalMapper,
+                        sasl ? saslMechanisms : List.of(), credentials));
+            }
+            return List.copyOf(listeners);
+        });
+    }
+
+    /** The CA certificate in PEM (ssl.truststore.certificates); null when no listener uses TLS. */
+    public String truststorePem() {
+        return ca == null ? null : ca.certificatePem();
+    }
+
+    /** A client certificate with subject {@code CN=user}, signed by this cluster's CA, the same on every call. */
+    public CertificateAuthority.Issued clientIdentity(String user) {
+        if (ca == null) {
+            throw new IllegalStateException("This cluster has no TLS listener, so no certificate authority");
+        }
+        return clientIdentities.computeIfAbsent(user, ca::issueClient);
+    }
+
+    public void registerPort(SecurityProtocol listener, int brokerId, int port) {
+        ports.computeIfAbsent(listener.name, l -> new ConcurrentHashMap<>()).put(brokerId, port);
+    }
+
+    /** The port broker {@code brokerId} listens on for {@code listenerName}, or {@code fallback} if it has none. */
+    public int port(String listenerName, int brokerId, int fallback) {
+        Map<Integer, Integer> byBroker = ports.get(listenerName);
+        Integer port = byBroker == null ? null : byBroker.get(brokerId);
+        return port == null ? fallback : port;
+    }
+}

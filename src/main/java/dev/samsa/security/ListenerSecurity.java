@@ -1,0 +1,44 @@
+package dev.samsa.security;
+
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
+
+/**
+ * What one listener of one broker asks of a client before its requests reach the broker: TLS (with this broker's
+ * certificate, and a client certificate when {@code clientAuthRequired}) and SASL with one of {@code saslMechanisms}.
+ * The listener is named after its security protocol, as Kafka names a listener by default.
+ *
+ * @param sslContext null unless the protocol is SSL or SASL_SSL
+ * @param principalMapper turns a client certificate's distinguished name into a user name (ssl.principal.mapping.rules)
+ */
+public record ListenerSecurity(SecurityProtocol protocol, SSLContext sslContext, boolean clientAuthRequired,
+                               SslPrincipalMapper principalMapper, List<String> saslMechanisms, SaslCredentials credentials) {
+
+    public static final ListenerSecurity PLAINTEXT = new ListenerSecurity(SecurityProtocol.PLAINTEXT, null, false,
+            SslPrincipalMapper.fromRules("DEFAULT"), List.of(), new SaslCredentials(java.util.Map.of()));
+
+    public ListenerSecurity {
+        if (usesTls(protocol) != (sslContext != null)) {
+            throw new IllegalArgumentException(protocol + " listener " + (sslContext == null ? "needs" : "takes no") + " TLS context");
+        }
+        saslMechanisms = List.copyOf(saslMechanisms);
+    }
+
+    public String listenerName() {
+        return protocol.name;
+    }
+
+    public boolean usesTls() {
+        return sslContext != null;
+    }
+
+    public boolean usesSasl() {
+        return protocol == SecurityProtocol.SASL_PLAINTEXT || protocol == SecurityProtocol.SASL_SSL;
+    }
+
+    private static boolean usesTls(SecurityProtocol protocol) {
+        return protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL;
+    }
+}
