@@ -357,6 +357,15 @@ public final class KafkaCluster implements AutoCloseable {
         return loop.call(() -> ConsumerGroup.snapshot(groupId, groupCoordinator, state));
     }
 
+    /**
+     * A snapshot of transactional id {@code transactionalId} at its coordinator, computed on the cluster loop: state,
+     * producer id and epoch, partitions, the offsets it holds pending and its start time. An id the cluster does not
+     * know is reported Dead. A pure read: it never loads a coordinator or arms a timer.
+     */
+    public TransactionView transaction(String transactionalId) {
+        return loop.call(() -> TransactionView.snapshot(transactionalId, transactionCoordinator, groupCoordinator));
+    }
+
     public ClusterClock clock() {
         return loop.clock();
     }

@@ -125,6 +125,8 @@ public final class TransactionCoordinator {
         }
         TransactionCoordinatorShard shard;
         try {
+            // A client that skipped FindCoordinator creates the topic too, and learns NOT_COORDINATOR unless it guessed right.
+            findCoordinator(brokerId, transactionalId);
             shard = runtime.activeShard(brokerId, transactionalId);
         } catch (ApiException e) {
             respond.accept(InitResult.failed(Errors.forException(e)));
@@ -515,6 +517,12 @@ public final class TransactionCoordinator {
     public TransactionMetadata transaction(String transactionalId) {
         TransactionCoordinatorShard shard = runtime.shardOrNull(transactionalId);
         return shard == null ? null : shard.get(transactionalId);
+    }
+
+    /** The broker whose loaded shard holds the transactional id, or -1; a pure read, for the inspection API. */
+    public int coordinatorOf(String transactionalId) {
+        TransactionCoordinatorShard shard = runtime.shardOrNull(transactionalId);
+        return shard == null ? -1 : shard.brokerId();
     }
 
     private BrokerConfigs configs(int brokerId) {

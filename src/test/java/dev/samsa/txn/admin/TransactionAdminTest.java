@@ -67,7 +67,7 @@ class TransactionAdminTest {
             assertThat(ongoing.producerEpoch()).as("%s", ongoing).isEqualTo((short) 0);
             assertThat(ongoing.transactionTimeoutMs()).as("%s", ongoing).isEqualTo(600_000);
             assertThat(ongoing.transactionStartTimeMs()).as("%s", ongoing).isPresent();
-            assertThat(ongoing.coordinatorId()).as("%s", ongoing).isBetween(0, 2);
+            assertThat(ongoing.coordinatorId()).as("%s", ongoing).isIn(cluster.brokers().stream().map(b -> b.id()).toList());
 
             producer.commitTransaction();
             await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> {
