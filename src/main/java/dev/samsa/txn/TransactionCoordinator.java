@@ -134,6 +134,8 @@ public final class TransactionCoordinator {
         }
         TransactionCoordinatorShard shard;
         try {
+            // A client that skipped FindCoordinator creates the topic too, and learns NOT_COORDINATOR unless it guessed right.
+            findCoordinator(brokerId, transactionalId);
             shard = runtime.activeShard(brokerId, transactionalId);
         } catch (ApiException e) {
             respond.accept(InitResult.failed(Errors.forException(e)));
