@@ -34,27 +34,30 @@ final class ClientConfigFiles {
             Path javaFile = dir.resolve(name + ".properties");
             store(javaProperties, javaFile, "Java clients");
 
-            Properties librdkafka = new Properties();
-            librdkafka.setProperty("bootstrap.servers", (String) java.get("bootstrap.servers"));
+            Map<String, String> librdkafka = new java.util.LinkedHashMap<>();
+            librdkafka.put("bootstrap.servers", (String) java.get("bootstrap.servers"));
             if (java.containsKey("security.protocol")) {
-                librdkafka.setProperty("security.protocol", (String) java.get("security.protocol"));
+                librdkafka.put("security.protocol", (String) java.get("security.protocol"));
             }
             if (java.containsKey("ssl.truststore.certificates")) {
                 Path ca = Files.writeString(dir.resolve("ca.pem"), (String) java.get("ssl.truststore.certificates"));
-                librdkafka.setProperty("ssl.ca.location", ca.toString());
+                librdkafka.put("ssl.ca.location", ca.toString());
             }
             if (java.containsKey("ssl.keystore.key")) {
-                librdkafka.setProperty("ssl.certificate.location",
+                librdkafka.put("ssl.certificate.location",
                         Files.writeString(dir.resolve(name + ".pem"), (String) java.get("ssl.keystore.certificate.chain")).toString());
-                librdkafka.setProperty("ssl.key.location",
+                librdkafka.put("ssl.key.location",
                         Files.writeString(dir.resolve(name + ".key"), (String) java.get("ssl.keystore.key")).toString());
             }
             if (java.containsKey("sasl.mechanism")) {
-                librdkafka.setProperty("sasl.mechanisms", (String) java.get("sasl.mechanism"));
-                librdkafka.setProperty("sasl.username", user);
-                librdkafka.setProperty("sasl.password", password);
+                librdkafka.put("sasl.mechanisms", (String) java.get("sasl.mechanism"));
+                librdkafka.put("sasl.username", user);
+                librdkafka.put("sasl.password", password);
             }
-            store(librdkafka, dir.resolve(name + ".librdkafka.properties"), "librdkafka (kcat -F)");
+            // librdkafka reads key=value lines as they stand: no Properties escapes (a colon stays a colon)
+            StringBuilder lines = new StringBuilder("# Samsa client config for librdkafka (kcat -F)\n");
+            librdkafka.forEach((k, v) -> lines.append(k).append('=').append(v).append('\n'));
+            Files.writeString(dir.resolve(name + ".librdkafka.properties"), lines);
             return javaFile;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write the client config for " + user + " into " + dir, e);
