@@ -529,15 +529,7 @@ public final class PartitionLog implements AutoCloseable {
         producers.clear();
         for (LogSegment segment : segments.values()) {
             segment.resetTransactionIndex();
-            segment.forEachBatch(batch -> replayUnchecked(batch, segment));
-        }
-    }
-
-    private void replayUnchecked(RecordBatch batch, LogSegment segment) {
-        try {
-            producers.replay(batch, segment);
-        } catch (IOException e) {
-            throw storageError("index the transaction marker at offset " + batch.baseOffset(), e);
+            segment.forEachBatch(batch -> producers.replay(batch, segment));
         }
     }
 

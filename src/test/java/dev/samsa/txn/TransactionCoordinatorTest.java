@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.samsa.coordinator.CoordinatorFixture;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.RecordBatch;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -76,6 +78,7 @@ class TransactionCoordinatorTest {
         assertThat(add(producer, ORDERS)).isEqualTo(Errors.NONE);
 
         assertThat(init(NO_ID, NO_EPOCH).error()).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        awaitState(TransactionState.COMPLETE_ABORT);
         TransactionMetadata aborted = cluster.call(() -> txn.transaction("tx"));
         assertThat(aborted.state()).isEqualTo(TransactionState.COMPLETE_ABORT);
         assertThat(aborted.producerEpoch()).as("fenced").isEqualTo((short) 1);
@@ -115,7 +118,7 @@ class TransactionCoordinatorTest {
 
         add(producer, ORDERS);
         assertThat(end(producer, true)).isEqualTo(Errors.NONE);
-        assertThat(cluster.call(() -> txn.transaction("tx")).state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        awaitState(TransactionState.COMPLETE_COMMIT);
         assertThat(end(producer, true)).as("a retried commit").isEqualTo(Errors.NONE);
         assertThat(end(producer, false)).as("an abort of what committed").isEqualTo(Errors.INVALID_TXN_STATE);
         assertThat(end(new TransactionCoordinator.InitResult(producer.producerId(), (short) 9, Errors.NONE), true))
@@ -136,7 +139,7 @@ class TransactionCoordinatorTest {
         assertThat(add(producer, ORDERS)).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
 
         cluster.resumeFollower(ORDERS, 2);
-        org.awaitility.Awaitility.await().until(() -> cluster.call(() -> txn.transaction("tx")).state() == TransactionState.COMPLETE_COMMIT);
+        awaitState(TransactionState.COMPLETE_COMMIT);
     }
 
     @Test
@@ -151,6 +154,12 @@ class TransactionCoordinatorTest {
         assertThat(answer.get().error()).isEqualTo(Errors.INVALID_TRANSACTION_TIMEOUT);
         cluster.run(() -> txn.initProducerId(coordinator, "", 1000, NO_ID, NO_EPOCH, answer::set));
         assertThat(answer.get().error()).isEqualTo(Errors.INVALID_REQUEST);
+    }
+
+    /** The markers are written after the answer, as replication lets them. */
+    private void awaitState(TransactionState state) {
+        Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                .until(() -> cluster.call(() -> txn.transaction("tx")).state() == state);
     }
 
     private TransactionCoordinator.InitResult init(long producerId, short epoch) {
@@ -173,7 +182,7 @@ class TransactionCoordinatorTest {
     private Errors end(TransactionCoordinator.InitResult producer, boolean commit) {
         AtomicReference<Errors> answer = new AtomicReference<>();
         cluster.run(() -> txn.endTransaction(coordinator, "tx", producer.producerId(), producer.producerEpoch(), commit, (short) 0,
-                answer::set));
+                result -> answer.set(result.error())));
         return answer.get();
     }
 }
