@@ -21,7 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * A snapshot of one consumer group, taken on the cluster loop by {@link KafkaCluster#group(String)}: its state,
  * generation, protocol, leader, members with their assignment, committed offsets and lag (high watermark minus
- * committed offset). Immutable, except {@link #expireMember} which acts on the live group.
+ * committed offset), and the partitions whose offsets open transactions hold, not yet committed. Immutable, except {@link #expireMember} which acts on the live group.
  */
 public final class ConsumerGroup {
 
@@ -40,11 +40,13 @@ public final class ConsumerGroup {
     private final Map<GroupPartition, Long> committed;
     private final Map<GroupPartition, String> metadata;
     private final Map<GroupPartition, Long> lag;
+    private final SortedSet<GroupPartition> pendingTransactionalOffsets;
     private final Consumer<String> expire;
 
     private ConsumerGroup(String groupId, GroupState state, int generation, String protocolType, String protocol, String leader,
                           List<Member> members, Map<GroupPartition, Long> committed, Map<GroupPartition, String> metadata,
-                          Map<GroupPartition, Long> lag, Consumer<String> expire) {
+                          Map<GroupPartition, Long> lag, SortedSet<GroupPartition> pendingTransactionalOffsets,
+                          Consumer<String> expire) {
         this.groupId = groupId;
         this.state = state;
         this.generation = generation;
@@ -55,6 +57,7 @@ public final class ConsumerGroup {
         this.committed = java.util.Collections.unmodifiableMap(committed);
         this.metadata = java.util.Collections.unmodifiableMap(metadata);
         this.lag = java.util.Collections.unmodifiableMap(lag);
+        this.pendingTransactionalOffsets = java.util.Collections.unmodifiableSortedSet(pendingTransactionalOffsets);
         this.expire = expire;
     }
 
@@ -77,8 +80,11 @@ public final class ConsumerGroup {
                 lag.put(gp, Math.max(0, p.highWatermark() - e.getValue().offset()));
             }
         }
+        SortedSet<GroupPartition> pending = new TreeSet<>();
+        coordinator.pendingTransactionalOffsets(groupId).forEach(tp -> pending.add(new GroupPartition(tp.topic(), tp.partition())));
         if (g == null || g.isInState(ClassicGroupState.DEAD)) {
-            return new ConsumerGroup(groupId, GroupState.DEAD, -1, null, null, null, List.of(), committed, metadata, lag, expire);
+            return new ConsumerGroup(groupId, GroupState.DEAD, -1, null, null, null, List.of(), committed, metadata, lag,
+                    pending, expire);
         }
         List<Member> members = new ArrayList<>();
         for (ClassicGroupMember m : g.allMembers()) {
@@ -86,7 +92,7 @@ public final class ConsumerGroup {
                     decode(g.protocolType(), m.assignment())));
         }
         return new ConsumerGroup(groupId, GroupState.fromKafkaName(g.state().toString()), g.generationId(), g.protocolType(),
-                g.protocolName(), g.leaderOrNull(), members, committed, metadata, lag, expire);
+                g.protocolName(), g.leaderOrNull(), members, committed, metadata, lag, pending, expire);
     }
 
     private static Map<String, SortedSet<Integer>> decode(String protocolType, byte[] assignment) {
@@ -150,6 +156,15 @@ public final class ConsumerGroup {
 
     public Map<GroupPartition, String> committedMetadata() {
         return metadata;
+    }
+
+    /**
+     * The partitions that open transactions have committed offsets of (TxnOffsetCommit, {@code sendOffsetsToTransaction}):
+     * not in {@link #committed()} until the transaction commits, gone if it aborts; while a partition is here, a
+     * consumer's {@code committed()} waits (UNSTABLE_OFFSET_COMMIT).
+     */
+    public SortedSet<GroupPartition> pendingTransactionalOffsets() {
+        return pendingTransactionalOffsets;
     }
 
     /** High watermark minus committed offset, per committed partition. */

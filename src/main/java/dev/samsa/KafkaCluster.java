@@ -89,6 +89,7 @@ public final class KafkaCluster implements AutoCloseable {
         try {
             created = loop.call(() -> {
                 ClusterMetadata metadata = new ClusterMetadata(dataDirectory, stores, random, timeline, builder.clock::milliseconds);
+                metadata.finalizeTransactionVersion(builder.transactionVersion);
                 return new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()), new ProducerIdManager(metadata),
                         timeline, random, new java.util.EnumMap<>(org.apache.kafka.common.protocol.ApiKeys.class),
                         new dev.samsa.fault.FaultState());
@@ -357,6 +358,15 @@ public final class KafkaCluster implements AutoCloseable {
         return loop.call(() -> ConsumerGroup.snapshot(groupId, groupCoordinator, state));
     }
 
+    /**
+     * A snapshot of transactional id {@code transactionalId} at its coordinator, computed on the cluster loop: state,
+     * producer id and epoch, partitions, the offsets it holds pending and its start time. An id the cluster does not
+     * know is reported Dead. A pure read: it never loads a coordinator or arms a timer.
+     */
+    public TransactionView transaction(String transactionalId) {
+        return loop.call(() -> TransactionView.snapshot(transactionalId, transactionCoordinator, groupCoordinator));
+    }
+
     public ClusterClock clock() {
         return loop.clock();
     }
@@ -452,6 +462,7 @@ public final class KafkaCluster implements AutoCloseable {
         private MappedStoreFactory stores;
         private final Map<Integer, String> racks = new HashMap<>();
         private int timelineCapacity = Timeline.DEFAULT_CAPACITY;
+        private short transactionVersion = ClusterMetadata.LATEST_TRANSACTION_VERSION;
         private Security security;
 
         private Builder() {
@@ -529,6 +540,24 @@ public final class KafkaCluster implements AutoCloseable {
                 throw new IllegalArgumentException("The timeline keeps at least one event; got timelineCapacity(" + events + ")");
             }
             this.timelineCapacity = events;
+            return this;
+        }
+
+        /**
+         * The cluster's finalized {@code transaction.version} feature, as {@code kafka-storage format --feature
+         * transaction.version=N} sets it on a real cluster (it is a feature, not a broker config). The default, 2, is
+         * what a fresh Kafka 4.1 cluster has: clients then use KIP-890's protocol (no AddPartitionsToTxn for produced
+         * partitions, an epoch bump on every commit and abort). 0 and 1 keep Kafka 3.x's protocol (1 differs from 0
+         * only in the format of Kafka's own __transaction_state records). The clients learn the level from ApiVersions.
+         *
+         * @throws IllegalArgumentException for a level other than 0, 1 or 2
+         */
+        public Builder transactionVersion(int level) {
+            if (level < 0 || level > ClusterMetadata.LATEST_TRANSACTION_VERSION) {
+                throw new IllegalArgumentException("transaction.version must be 0, 1 or 2 (Kafka 4.1's TransactionVersion "
+                        + "levels); got transactionVersion(" + level + ")");
+            }
+            this.transactionVersion = (short) level;
             return this;
         }
 

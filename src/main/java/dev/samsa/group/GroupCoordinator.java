@@ -312,6 +312,16 @@ public final class GroupCoordinator implements ClassicGroupContext {
         return shard == null ? java.util.Set.of() : java.util.Set.copyOf(shard.pending.partitions(groupId));
     }
 
+    /**
+     * The partitions, by group, that {@code producerId}'s open transaction holds offsets of, in every loaded shard; a
+     * pure read, for the inspection API.
+     */
+    public Map<String, java.util.Set<TopicPartition>> pendingTransactionalOffsetsOf(long producerId) {
+        Map<String, java.util.Set<TopicPartition>> held = new java.util.TreeMap<>();
+        runtime.shards().forEach(shard -> held.putAll(shard.pending.heldBy(producerId)));
+        return held;
+    }
+
     // ---- shared plumbing
 
     /**

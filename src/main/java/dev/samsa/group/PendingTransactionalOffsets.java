@@ -36,6 +36,13 @@ final class PendingTransactionalOffsets {
         return all;
     }
 
+    /** The partitions, by group, that {@code producerId}'s open transaction holds offsets of. */
+    Map<String, Set<TopicPartition>> heldBy(long producerId) {
+        Map<String, Set<TopicPartition>> held = new LinkedHashMap<>();
+        byProducer.getOrDefault(producerId, Map.of()).forEach((group, offsets) -> held.put(group, Set.copyOf(offsets.keySet())));
+        return held;
+    }
+
     /** Whether an open transaction holds an offset of the group's partition: OffsetFetch with requireStable must wait. */
     boolean contains(String groupId, TopicPartition tp) {
         return byProducer.values().stream().anyMatch(byGroup -> byGroup.getOrDefault(groupId, Map.of()).containsKey(tp));

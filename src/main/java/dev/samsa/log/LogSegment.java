@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 import dev.samsa.log.store.MappedStore;
 import dev.samsa.log.store.MappedStoreFactory;
@@ -227,7 +226,7 @@ final class LogSegment {
     }
 
     /** Visits every batch in order. */
-    void forEachBatch(Consumer<RecordBatch> visitor) throws IOException {
+    void forEachBatch(BatchVisitor visitor) throws IOException {
         for (int position = 0; position < size; ) {
             MutableRecordBatch batch = batchAt(position);
             visitor.accept(batch);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -155,13 +156,12 @@ public final class PartitionLog implements AutoCloseable {
         long offset = logEndOffset();
         EndTransactionMarker marker = new EndTransactionMarker(committed ? ControlRecordType.COMMIT : ControlRecordType.ABORT,
                 coordinatorEpoch);
-        Optional<ProducerStateManager.CompletedTxn> completed =
-                producers.appendEndTxnMarker(producerId, producerEpoch, marker, offset, nowMs);
+        producers.throwIfInvalidEndTxnMarker(producerId, producerEpoch, marker, offset);
         MemoryRecords records = MemoryRecords.withEndTransactionMarker(offset, nowMs, leaderEpoch, producerId,
                 producerEpoch, marker);
         epochs.assign(leaderEpoch, offset);
         appendToSegments(records, offset, offset, nowMs);
-        completeTxns(completed.stream().toList(), offset);
+        updateProducers(records, offset);
         maybeFlush(nowMs);
         return new LogAppendInfo(offset, offset, RecordBatch.NO_TIMESTAMP, logStartOffset, false);
     }
@@ -200,13 +200,11 @@ public final class PartitionLog implements AutoCloseable {
         ByteBuffer buffer = writable.buffer();
         buffer.limit(buffer.position() + validBytes);
         MemoryRecords valid = MemoryRecords.readableRecords(buffer.slice());
-        List<ProducerStateManager.CompletedTxn> completed = new ArrayList<>();
         for (MutableRecordBatch batch : valid.batches()) {
             epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
-            producers.update(batch).ifPresent(completed::add);
         }
         appendToSegments(valid, firstOffset, expected - 1, nowMs);
-        completeTxns(completed, firstOffset);
+        updateProducers(valid, firstOffset);
         maybeFlush(nowMs);
     }
 
@@ -290,7 +288,7 @@ public final class PartitionLog implements AutoCloseable {
         producers.activeProducers().forEach((producerId, entry) -> out.add(new ProducerState(producerId,
                 entry.producerEpoch(), entry.lastSeq(), entry.lastTimestamp(), entry.coordinatorEpoch(),
                 entry.currentTxnFirstOffset().orElse(-1L))));
-        out.sort(java.util.Comparator.comparingLong(ProducerState::producerId));
+        out.sort(Comparator.comparingLong(ProducerState::producerId));
         return out;
     }
 
@@ -531,20 +529,20 @@ public final class PartitionLog implements AutoCloseable {
         producers.clear();
         for (LogSegment segment : segments.values()) {
             segment.resetTransactionIndex();
-            segment.forEachBatch(batch -> replayUnchecked(batch, segment));
+            segment.forEachBatch(batch -> producers.replay(batch, segment));
         }
     }
 
-    private void replayUnchecked(RecordBatch batch, LogSegment segment) {
-        try {
-            producers.replay(batch, segment);
-        } catch (IOException e) {
-            throw storageError("index the transaction marker at offset " + batch.baseOffset(), e);
+    /**
+     * Records batches just appended from {@code firstOffset} on, unvalidated, as Kafka's appends of origin
+     * REPLICATION do; then, as its UnifiedLog.append, completes the transactions their markers end, in the segment
+     * that holds them (one append never spans segments).
+     */
+    private void updateProducers(MemoryRecords appended, long firstOffset) {
+        List<ProducerStateManager.CompletedTxn> completed = new ArrayList<>();
+        for (RecordBatch batch : appended.batches()) {
+            producers.update(batch).ifPresent(completed::add);
         }
-    }
-
-    /** The markers just appended from {@code firstOffset} on are in the segment that holds it. */
-    private void completeTxns(List<ProducerStateManager.CompletedTxn> completed, long firstOffset) {
         if (completed.isEmpty()) {
             return;
         }

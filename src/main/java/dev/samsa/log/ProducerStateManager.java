@@ -104,10 +104,10 @@ final class ProducerStateManager {
     }
 
     /**
-     * Records a batch already in the log (recovery, replication) without validating it, as Kafka does for appends of
-     * origin REPLICATION.
+     * Records a batch already in the log (recovery, replication, a marker the leader checked) without validating it,
+     * as Kafka does for appends of origin REPLICATION.
      *
-     * @return the transaction a control batch completed; the caller appends the batch, then calls {@link #complete}
+     * @return the transaction a control batch completed; the caller then calls {@link #complete} with its segment
      */
     Optional<CompletedTxn> update(RecordBatch batch) {
         if (!batch.hasProducerId()) {
@@ -130,15 +130,13 @@ final class ProducerStateManager {
     }
 
     /**
-     * Checks a transaction marker the leader is about to append at {@code offset} and records it, as Kafka's
-     * {@code ProducerAppendInfo.appendEndTxnMarker} for an append of origin COORDINATOR.
+     * The checks of Kafka's {@code ProducerAppendInfo.appendEndTxnMarker} for a marker the leader is about to append
+     * at {@code offset} (origin COORDINATOR); once appended, {@link #update} records it like any batch.
      *
-     * @return the transaction it completed, empty if the producer had none ongoing (nothing to index)
      * @throws InvalidProducerEpochException if {@code producerEpoch} is older than the producer's
      * @throws TransactionCoordinatorFencedException if the coordinator epoch is older than the producer's last marker's
      */
-    Optional<CompletedTxn> appendEndTxnMarker(long producerId, short producerEpoch, EndTransactionMarker marker,
-                                              long offset, long timestamp) {
+    void throwIfInvalidEndTxnMarker(long producerId, short producerEpoch, EndTransactionMarker marker, long offset) {
         ProducerStateEntry current = producers.getOrDefault(producerId, ProducerStateEntry.EMPTY);
         throwIfInvalidEpoch(producerId, producerEpoch, current, offset);
         if (current.coordinatorEpoch() > marker.coordinatorEpoch()) {
@@ -146,7 +144,6 @@ final class ProducerStateManager {
                     + " at offset " + offset + " in partition " + partition + ": " + marker.coordinatorEpoch()
                     + " (zombie), " + current.coordinatorEpoch() + " (current)");
         }
-        return applyMarker(producerId, current, producerEpoch, marker, offset, timestamp);
     }
 
     private Optional<CompletedTxn> applyMarker(long producerId, ProducerStateEntry current, short producerEpoch,
@@ -211,8 +208,8 @@ final class ProducerStateManager {
     }
 
     /**
-     * Forgets producers whose last batch is below the new log start offset, as Kafka's {@code truncateHead} after
-     * DeleteRecords or retention; such a producer is then unknown and may continue at any sequence.
+     * Forgets producers whose last batch is below the new log start offset, as Kafka does after DeleteRecords or
+     * retention; such a producer is then unknown and may continue at any sequence. Its open transaction goes too.
      */
     void removeBefore(long logStartOffset) {
         Iterator<Map.Entry<Long, ProducerStateEntry>> it = producers.entrySet().iterator();

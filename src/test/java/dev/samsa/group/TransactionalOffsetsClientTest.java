@@ -3,6 +3,7 @@ package dev.samsa.group;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.samsa.GroupPartition;
 import dev.samsa.KafkaCluster;
 import java.time.Duration;
 import java.util.List;
@@ -70,8 +71,10 @@ class TransactionalOffsetsClientTest {
                 assertThatThrownBy(() -> observer.committed(Set.of(ORDERS), Duration.ofSeconds(1)))
                         .as("committed() while the transaction is open").isInstanceOf(TimeoutException.class);
                 assertThat(cluster.group("billing").committed()).as("the group's view").isEmpty();
+                assertThat(cluster.group("billing").pendingTransactionalOffsets()).containsExactly(new GroupPartition("orders", 0));
 
                 producer.commitTransaction();
+                assertThat(cluster.group("billing").pendingTransactionalOffsets()).isEmpty();
 
                 Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                         assertThat(observer.committed(Set.of(ORDERS), Duration.ofSeconds(5)).get(ORDERS))

@@ -31,7 +31,7 @@ class HandlerVersionsTest {
             ApiKeys.METADATA, "0-13",
             ApiKeys.OFFSET_COMMIT, "2-9",
             ApiKeys.OFFSET_FETCH, "1-9",
-            ApiKeys.TXN_OFFSET_COMMIT, "0-4",
+            ApiKeys.TXN_OFFSET_COMMIT, "0-5",
             ApiKeys.FIND_COORDINATOR, "0-6",
             ApiKeys.JOIN_GROUP, "0-9",
             ApiKeys.HEARTBEAT, "0-4",
@@ -58,6 +58,9 @@ class HandlerVersionsTest {
             ApiKeys.OFFSET_DELETE, "0-0",
             ApiKeys.DESCRIBE_CLUSTER, "0-2",
             ApiKeys.DESCRIBE_PRODUCERS, "0-0",
+            ApiKeys.WRITE_TXN_MARKERS, "1-1",
+            ApiKeys.DESCRIBE_TRANSACTIONS, "0-0",
+            ApiKeys.LIST_TRANSACTIONS, "0-2",
 
             ApiKeys.SASL_HANDSHAKE, "1-1",
             ApiKeys.SASL_AUTHENTICATE, "0-2",

@@ -32,6 +32,7 @@ class TransactionsTest {
             producer.beginTransaction();
             producer.send(new ProducerRecord<>("orders", "c1"));
             producer.commitTransaction();
+            TxnClients.awaitCompleted(cluster, "tx-orders");
 
             assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).containsExactly("a1", "a2", "c1");
             assertThat(TxnClients.readAll(cluster, "orders", "read_uncommitted")).containsExactly("a1", "a2", "b1", "c1");
@@ -59,6 +60,7 @@ class TransactionsTest {
             successor.commitTransaction();
 
             assertThatThrownBy(zombie::commitTransaction).isInstanceOf(ProducerFencedException.class);
+            TxnClients.awaitCompleted(cluster, "tx-fenced");
             assertThat(cluster.events().events(TxnMarkerWritten.class)).extracting(TxnMarkerWritten::committed)
                     .containsExactly(false, true);
             assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).containsExactly("successor");

@@ -1,6 +1,7 @@
 package dev.samsa.txn;
 
 import dev.samsa.KafkaCluster;
+import dev.samsa.event.TxnStateChanged;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +10,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
 
 /** Real clients for the transaction tests. */
 final class TxnClients {
@@ -22,6 +24,18 @@ final class TxnClients {
         config.put("max.block.ms", "20000");
         config.putAll(overrides);
         return new KafkaProducer<>(config);
+    }
+
+    /**
+     * Waits until the last transaction of {@code transactionalId} has its markers written: commitTransaction returns once
+     * the decision is replicated, as against Kafka, and the markers follow.
+     */
+    static void awaitCompleted(KafkaCluster cluster, String transactionalId) {
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+            List<String> states = cluster.events().events(TxnStateChanged.class).stream()
+                    .filter(e -> e.transactionalId().equals(transactionalId)).map(TxnStateChanged::state).toList();
+            return !states.isEmpty() && states.get(states.size() - 1).startsWith("Complete");
+        });
     }
 
     /**
