@@ -79,7 +79,8 @@ public final class KafkaCluster implements AutoCloseable {
         this.dataDirectory = builder.dataDirectory != null ? builder.dataDirectory : createTempDirectory();
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
         this.securitySpec = builder.security;
-        this.security = builder.security == null ? ClusterSecurity.plaintext() : clusterSecurity(name, builder.security);
+        this.security = builder.security == null ? ClusterSecurity.plaintext() : clusterSecurity(name, builder.security,
+                Long.parseLong(builder.brokerConfigs.getOrDefault("connections.max.reauth.ms", "0")));
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
         Timeline timeline = new Timeline(builder.clock::milliseconds, loop::wallMillis, builder.timelineCapacity);
@@ -89,6 +90,7 @@ public final class KafkaCluster implements AutoCloseable {
         try {
             created = loop.call(() -> {
                 ClusterMetadata metadata = new ClusterMetadata(dataDirectory, stores, random, timeline, builder.clock::milliseconds);
+                metadata.finalizeTransactionVersion(builder.transactionVersion);
                 return new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()), new ProducerIdManager(metadata),
                         timeline, random, new java.util.EnumMap<>(org.apache.kafka.common.protocol.ApiKeys.class),
                         new dev.samsa.fault.FaultState());
@@ -152,11 +154,11 @@ public final class KafkaCluster implements AutoCloseable {
         return new Builder();
     }
 
-    private static ClusterSecurity clusterSecurity(String clusterName, Security spec) {
+    private static ClusterSecurity clusterSecurity(String clusterName, Security spec, long maxReauthenticationMs) {
         return new ClusterSecurity(clusterName,
                 spec.listeners().stream().map(Security.Protocol::toSecurityProtocol).toList(),
                 spec.mechanisms().stream().map(Security.Mechanism::mechanismName).toList(),
-                spec.users(), spec.isMutualTls(), spec.principalMappingRules());
+                spec.users(), spec.isMutualTls(), spec.principalMappingRules(), maxReauthenticationMs);
     }
 
     /** "127.0.0.1:p1,127.0.0.1:p2,...", one address per broker, on the cluster's first listener. */
@@ -461,6 +463,7 @@ public final class KafkaCluster implements AutoCloseable {
         private MappedStoreFactory stores;
         private final Map<Integer, String> racks = new HashMap<>();
         private int timelineCapacity = Timeline.DEFAULT_CAPACITY;
+        private short transactionVersion = ClusterMetadata.LATEST_TRANSACTION_VERSION;
         private Security security;
 
         private Builder() {
@@ -538,6 +541,24 @@ public final class KafkaCluster implements AutoCloseable {
                 throw new IllegalArgumentException("The timeline keeps at least one event; got timelineCapacity(" + events + ")");
             }
             this.timelineCapacity = events;
+            return this;
+        }
+
+        /**
+         * The cluster's finalized {@code transaction.version} feature, as {@code kafka-storage format --feature
+         * transaction.version=N} sets it on a real cluster (it is a feature, not a broker config). The default, 2, is
+         * what a fresh Kafka 4.1 cluster has: clients then use KIP-890's protocol (no AddPartitionsToTxn for produced
+         * partitions, an epoch bump on every commit and abort). 0 and 1 keep Kafka 3.x's protocol (1 differs from 0
+         * only in the format of Kafka's own __transaction_state records). The clients learn the level from ApiVersions.
+         *
+         * @throws IllegalArgumentException for a level other than 0, 1 or 2
+         */
+        public Builder transactionVersion(int level) {
+            if (level < 0 || level > ClusterMetadata.LATEST_TRANSACTION_VERSION) {
+                throw new IllegalArgumentException("transaction.version must be 0, 1 or 2 (Kafka 4.1's TransactionVersion "
+                        + "levels); got transactionVersion(" + level + ")");
+            }
+            this.transactionVersion = (short) level;
             return this;
         }
 

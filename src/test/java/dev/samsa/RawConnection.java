@@ -20,7 +20,7 @@ import org.apache.kafka.common.requests.RequestHeader;
  * answers. Requests carry client id {@value #CLIENT_ID} and correlation ids counting up from 1; frames are
  * length-prefixed with 4 bytes. For malformed input the raw frame and byte access stays open to the test.
  */
-final class RawConnection implements AutoCloseable {
+public final class RawConnection implements AutoCloseable {
 
     static final String CLIENT_ID = "raw-test";
 
@@ -48,7 +48,7 @@ final class RawConnection implements AutoCloseable {
         }
     }
 
-    static RawConnection connect(Broker broker) throws IOException {
+    public static RawConnection connect(Broker broker) throws IOException {
         return connect(broker.port());
     }
 
@@ -57,7 +57,7 @@ final class RawConnection implements AutoCloseable {
      * correlation id.
      */
     @SuppressWarnings("unchecked")
-    <T extends AbstractResponse> T send(AbstractRequest request) throws IOException {
+    public <T extends AbstractResponse> T send(AbstractRequest request) throws IOException {
         RequestHeader header = nextHeader(request.apiKey(), request.version());
         writeFrame(request.serializeWithHeader(header));
         return (T) receive(header);

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * KIP-890 part 1 on the wire: a transactional produce to a partition outside the producer's open transaction is
- * refused, with the error Kafka gives each Produce version, unless transaction.partition.verification.enable is off.
+ * refused, with the error Kafka gives each Produce version, unless transaction.partition.verification.enable is off;
+ * and what AddPartitionsToTxn refuses to put in a transaction.
  */
 class TransactionVerificationTest {
 
@@ -89,6 +90,23 @@ class TransactionVerificationTest {
             assertThat(response.errors()).isEqualTo(Map.of(
                     "tx-verify", Map.of(ADDED, Errors.NONE, NOT_ADDED, Errors.TRANSACTION_ABORTABLE),
                     "tx-unknown", Map.of(ADDED, Errors.INVALID_PRODUCER_ID_MAPPING)));
+        }
+    }
+
+    @Test
+    void aClientCannotAddAnInternalOrUnknownTopicAndNothingElseOfItsRequestIsAdded() throws IOException {
+        try (KafkaCluster cluster = KafkaCluster.builder().topic("t", 2, 1).start();
+             RawConnection c = RawConnection.connect(cluster.broker(1))) {
+            InitProducerIdResponseData producer = beginTransaction(c, "tx-verify");
+            TopicPartition internal = new TopicPartition("__transaction_state", 0);
+            TopicPartition unknown = new TopicPartition("nowhere", 0);
+
+            AddPartitionsToTxnResponse response = c.send(AddPartitionsToTxnRequest.Builder.forClient("tx-verify",
+                    producer.producerId(), producer.producerEpoch(), List.of(NOT_ADDED, internal, unknown)).build((short) 3));
+
+            assertThat(response.errors().values()).singleElement().isEqualTo(Map.of(NOT_ADDED, Errors.OPERATION_NOT_ATTEMPTED,
+                    internal, Errors.TOPIC_AUTHORIZATION_FAILED, unknown, Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            assertThat(produce(c, NOT_ADDED, producer, 0, 11)).isEqualTo(Errors.TRANSACTION_ABORTABLE);
         }
     }
 

@@ -54,6 +54,9 @@ public final class ClusterMetadata {
     private final Map<Integer, BrokerConfigs> brokerConfigs = new HashMap<>();
     private final Map<String, Topic> topics = new TreeMap<>();
     private final Map<Uuid, Topic> topicsById = new HashMap<>();
+    /** Kafka 4.1's {@code TransactionVersion.LATEST_PRODUCTION}. */
+    public static final short LATEST_TRANSACTION_VERSION = 2;
+    private short transactionVersion = LATEST_TRANSACTION_VERSION;
     /** Reassignments an earlier run left unfinished, until the controller resumes them. */
     private final Map<TopicPartition, List<Integer>> unfinishedReassignments = new LinkedHashMap<>();
 
@@ -75,6 +78,28 @@ public final class ClusterMetadata {
 
     public String clusterId() {
         return clusterId;
+    }
+
+    /**
+     * The finalized {@code transaction.version} feature (0, 1 or 2), as Kafka's KRaft metadata holds it: 2
+     * ({@code TransactionVersion.LATEST_PRODUCTION} of Kafka 4.1, what a freshly formatted cluster finalizes) unless
+     * the cluster was built with another level. Clients read it from ApiVersions; at 2 they use KIP-890's protocol.
+     */
+    public short transactionVersion() {
+        return transactionVersion;
+    }
+
+    /**
+     * Finalizes {@code transaction.version} at {@code level}, as {@code kafka-storage format --feature} does.
+     *
+     * @throws IllegalArgumentException for a level outside 0..{@value #LATEST_TRANSACTION_VERSION}
+     */
+    public void finalizeTransactionVersion(short level) {
+        if (level < 0 || level > LATEST_TRANSACTION_VERSION) {
+            throw new IllegalArgumentException("transaction.version must be 0, 1 or 2 (Kafka 4.1's TransactionVersion "
+                    + "levels); got " + level);
+        }
+        transactionVersion = level;
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction;
 import org.apache.kafka.common.message.AddPartitionsToTxnResponseData;
 import org.apache.kafka.common.message.AddPartitionsToTxnResponseData.AddPartitionsToTxnResult;
@@ -22,9 +23,9 @@ import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
  * AddPartitionsToTxn v0-5. v0-3 come from clients: one transaction, its partitions added (Ongoing) once replicated.
  * v4+ come from brokers and batch transactions, each either added or, with verifyOnly, only checked (KIP-890
  * verification: TRANSACTION_ABORTABLE for a partition not in the transaction); the answer goes once every
- * transaction has its result. As Kafka's KafkaApis: a partition of an unknown topic fails its whole transaction, with
- * UNKNOWN_TOPIC_OR_PARTITION for it and OPERATION_NOT_ATTEMPTED for the others; PRODUCER_FENCED shows as
- * INVALID_PRODUCER_EPOCH below v2.
+ * transaction has its result. As Kafka's KafkaApis: a partition of an unknown topic (or, from a client, of an internal
+ * topic) fails its whole transaction, with UNKNOWN_TOPIC_OR_PARTITION (TOPIC_AUTHORIZATION_FAILED) for it and
+ * OPERATION_NOT_ATTEMPTED for the others; PRODUCER_FENCED shows as INVALID_PRODUCER_EPOCH below v2.
  */
 final class AddPartitionsToTxnHandler implements ApiHandler {
 
@@ -63,15 +64,18 @@ final class AddPartitionsToTxnHandler implements ApiHandler {
         for (AddPartitionsToTxnTransaction txn : transactions) {
             String transactionalId = txn.transactionalId();
             Set<TopicPartition> partitions = new HashSet<>(partitionsByTransaction.get(transactionalId));
-            Map<TopicPartition, Errors> unknown = new HashMap<>();
+            Map<TopicPartition, Errors> refused = new HashMap<>();
             for (TopicPartition tp : partitions) {
-                if (broker.cluster().metadata().partition(tp) == null) {
-                    unknown.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                if (version < 4 && Topic.isInternal(tp.topic())) {
+                    // As Kafka: a client may never write to an internal topic, so it is never authorized to add one.
+                    refused.put(tp, Errors.TOPIC_AUTHORIZATION_FAILED);
+                } else if (broker.cluster().metadata().partition(tp) == null) {
+                    refused.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
                 }
             }
-            if (!unknown.isEmpty()) {
-                partitions.forEach(tp -> unknown.putIfAbsent(tp, Errors.OPERATION_NOT_ATTEMPTED));
-                collect.accept(AddPartitionsToTxnResponse.resultForTransaction(transactionalId, unknown));
+            if (!refused.isEmpty()) {
+                partitions.forEach(tp -> refused.putIfAbsent(tp, Errors.OPERATION_NOT_ATTEMPTED));
+                collect.accept(AddPartitionsToTxnResponse.resultForTransaction(transactionalId, refused));
             } else if (txn.verifyOnly()) {
                 broker.transactions().verifyPartitions(broker.brokerId(), transactionalId, txn.producerId(), txn.producerEpoch(),
                         partitions, errors -> collect.accept(AddPartitionsToTxnResponse.resultForTransaction(transactionalId, errors)));

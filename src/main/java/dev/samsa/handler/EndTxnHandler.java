@@ -5,14 +5,18 @@ import org.apache.kafka.common.message.EndTxnRequestData;
 import org.apache.kafka.common.message.EndTxnResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.RecordBatch;
 
 /**
- * EndTxn v0-5: commits or aborts the transaction (transaction version 1: no epoch bump, so v5's producer id and epoch
- * are answered -1, as Kafka does for a version 1 client). Answered once PrepareCommit or PrepareAbort is replicated;
- * the markers follow. PRODUCER_FENCED shows as INVALID_PRODUCER_EPOCH below v2, as Kafka answers old clients.
+ * EndTxn v0-5: commits or aborts the transaction, answered once PrepareCommit or PrepareAbort is replicated; the
+ * markers follow. v5 is transaction version 2 (KIP-890, as Kafka's TransactionVersion.transactionVersionForEndTxn):
+ * the coordinator bumps the epoch and v5 answers the producer id and epoch the client goes on with (a new producer id
+ * at epoch 0 once the epochs of the old one ran out); v0-4 keep the epoch. PRODUCER_FENCED shows as
+ * INVALID_PRODUCER_EPOCH below v2, as Kafka answers old clients.
  */
 final class EndTxnHandler implements ApiHandler {
+
+    /** The first EndTxn version that only a transaction version 2 client sends. */
+    private static final short TRANSACTION_V2_VERSION = 5;
 
     @Override
     public ApiKeys apiKey() {
@@ -22,11 +26,13 @@ final class EndTxnHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         EndTxnRequestData data = request.data();
+        short clientTransactionVersion = (short) (request.version() >= TRANSACTION_V2_VERSION ? 2 : 0);
         broker.transactions().endTransaction(broker.brokerId(), data.transactionalId(), data.producerId(), data.producerEpoch(),
-                data.committed(), (short) (request.version() >= 5 ? 2 : 0), error -> {
+                data.committed(), clientTransactionVersion, result -> {
+                    Errors error = result.error();
                     Errors answer = error == Errors.PRODUCER_FENCED && request.version() < 2 ? Errors.INVALID_PRODUCER_EPOCH : error;
                     request.respond(new EndTxnResponseData().setErrorCode(answer.code())
-                            .setProducerId(RecordBatch.NO_PRODUCER_ID).setProducerEpoch(RecordBatch.NO_PRODUCER_EPOCH));
+                            .setProducerId(result.producerId()).setProducerEpoch(result.producerEpoch()));
                 });
     }
 }

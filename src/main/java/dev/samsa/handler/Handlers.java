@@ -93,7 +93,7 @@ public final class Handlers {
                 serves(new LeaveGroupHandler(), 0, 5),
                 serves(new OffsetCommitHandler(), 2, 9),
                 serves(new OffsetFetchHandler(), 1, 9),
-                serves(new TxnOffsetCommitHandler(), 0, 4),
+                serves(new TxnOffsetCommitHandler(), 0, 5),
                 serves(new DescribeGroupsHandler(), 0, 6),
                 serves(new ListGroupsHandler(), 0, 5),
                 serves(new DeleteGroupsHandler(), 0, 2),

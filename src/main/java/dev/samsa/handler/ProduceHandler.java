@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
@@ -41,9 +42,18 @@ import org.apache.kafka.common.requests.RequestUtils;
  * verifies that each partition with a transactional batch is in the producer's open transaction; a partition that is
  * not is refused, so a late produce cannot open a transaction nobody will end (a hanging transaction). Unlike Kafka,
  * which asks only for a partition without an open transaction of that producer in its log, every transactional batch
- * is verified: in one JVM the question costs nothing.
+ * is verified: in one JVM the question costs nothing. From v12 (transaction version 2, KIP-890 part 2; only a client
+ * that saw transaction.version 2 finalized sends it) the coordinator instead ADDS the partitions to the producer's
+ * transaction, a replicated write, before the append, whatever the verification config says, as Kafka does: the
+ * produce itself opens the transaction, and a late produce of an ended one carries an epoch the end has bumped past.
  */
 final class ProduceHandler implements ApiHandler {
+
+    /**
+     * The first Produce version that only a transaction version 2 client sends (Kafka's AddPartitionsToTxnManager
+     * ADD_PARTITION operation): its transactional batches add their partitions to the transaction.
+     */
+    private static final short TRANSACTION_V2_VERSION = 12;
 
     @Override
     public ApiKeys apiKey() {
@@ -63,11 +73,19 @@ final class ProduceHandler implements ApiHandler {
             }
             return;
         }
-        if (data.transactionalId() != null && broker.configs().getBoolean("transaction.partition.verification.enable")) {
+        boolean addsPartitions = request.version() >= TRANSACTION_V2_VERSION;
+        if (data.transactionalId() != null
+                && (addsPartitions || broker.configs().getBoolean("transaction.partition.verification.enable"))) {
             TransactionalBatches txn = transactionalBatches(data, broker);
             if (!txn.partitions().isEmpty()) {
-                broker.transactions().verifyPartitions(data.transactionalId(), txn.producerId(), txn.producerEpoch(),
-                        txn.partitions(), errors -> append(request, broker, unverified(errors, request.version())));
+                Consumer<Map<TopicPartition, Errors>> then = errors -> append(request, broker, unverified(errors, request.version()));
+                if (addsPartitions) {
+                    broker.transactions().addPartitionsImplicitly(data.transactionalId(), txn.producerId(), txn.producerEpoch(),
+                            txn.partitions(), then);
+                } else {
+                    broker.transactions().verifyPartitions(data.transactionalId(), txn.producerId(), txn.producerEpoch(),
+                            txn.partitions(), then);
+                }
                 return;
             }
         }
@@ -176,7 +194,8 @@ final class ProduceHandler implements ApiHandler {
      * What a produce answers for a partition the coordinator did not verify, as Kafka's ReplicaManager and
      * AddPartitionsToTxnManager translate it: an old epoch is INVALID_PRODUCER_EPOCH; a partition outside the
      * transaction TRANSACTION_ABORTABLE from v11 and INVALID_TXN_STATE before; a coordinator that cannot answer now (or
-     * a transaction still ending) NOT_ENOUGH_REPLICAS, which every client retries without a metadata refresh.
+     * a transaction still ending) NOT_ENOUGH_REPLICAS, which every client retries without a metadata refresh; from
+     * v12 a transaction still ending stays CONCURRENT_TRANSACTIONS, as Kafka answers transaction version 2 clients.
      */
     private static Map<TopicPartition, ApiException> unverified(Map<TopicPartition, Errors> verified, short version) {
         Map<TopicPartition, ApiException> out = new HashMap<>();
@@ -188,13 +207,20 @@ final class ProduceHandler implements ApiHandler {
                 case TRANSACTION_ABORTABLE -> out.put(tp, version > 10 ? error.exception()
                         : new InvalidTxnStateException("Partition was not added to the transaction"));
                 case INVALID_TXN_STATE -> out.put(tp, new InvalidTxnStateException("Partition was not added to the transaction"));
-                case NETWORK_EXCEPTION, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, CONCURRENT_TRANSACTIONS ->
-                        out.put(tp, new NotEnoughReplicasException("Unable to verify the partition has been added to the "
-                                + "transaction. Underlying error: " + error));
+                // Left as it is for a version 2 client, to which it is the common answer while a commit completes.
+                case CONCURRENT_TRANSACTIONS -> out.put(tp, version >= TRANSACTION_V2_VERSION ? error.exception()
+                        : notEnoughReplicas(error));
+                case NETWORK_EXCEPTION, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR ->
+                        out.put(tp, notEnoughReplicas(error));
                 default -> out.put(tp, error.exception());
             }
         });
         return out;
+    }
+
+    private static NotEnoughReplicasException notEnoughReplicas(Errors error) {
+        return new NotEnoughReplicasException("Unable to verify the partition has been added to the transaction. "
+                + "Underlying error: " + error);
     }
 
     /** Batches that cannot even be walked are left to the per-partition checks, which answer for them. */

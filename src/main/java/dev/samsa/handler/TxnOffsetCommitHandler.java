@@ -15,7 +15,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * TxnOffsetCommit v0-4: a transactional producer commits a group's offsets in its transaction (the consumer's
+ * TxnOffsetCommit v0-5: a transactional producer commits a group's offsets in its transaction (the consumer's
  * position, sent by {@code sendOffsetsToTransaction} after AddOffsetsToTxn). The offsets are written to the group's
  * {@code __consumer_offsets} partition in a transactional batch of the producer and stay pending until the
  * transaction's marker: COMMIT makes them the group's committed offsets, ABORT drops them. v3+ carry the member id,
@@ -25,12 +25,14 @@ import org.apache.kafka.common.protocol.Errors;
  * makes it a simple group. An unknown topic or partition gets UNKNOWN_TOPIC_OR_PARTITION, metadata over 4096 bytes
  * OFFSET_METADATA_TOO_LARGE; v0-1 read COORDINATOR_LOAD_IN_PROGRESS as COORDINATOR_NOT_AVAILABLE, as Kafka answers
  * clients older than 2.0. Before the write the transaction coordinator verifies that the group's partition is in the
- * transaction (see {@link #verifyTransaction}). Answered once the records are replicated. v5 (transaction version 2: the partition joins
- * the transaction implicitly) is not served.
+ * transaction, or from v5 (transaction version 2) adds it (see {@link #verifyTransaction}). Answered once the records
+ * are replicated.
  */
 final class TxnOffsetCommitHandler implements ApiHandler {
 
     private static final int MAX_METADATA = 4096;
+    /** The first TxnOffsetCommit version that only a transaction version 2 client sends. */
+    private static final short TRANSACTION_V2_VERSION = 5;
 
     @Override
     public ApiKeys apiKey() {
@@ -94,22 +96,29 @@ final class TxnOffsetCommitHandler implements ApiHandler {
      * Transaction version 1 with transaction.partition.verification.enable (KIP-890 part 1, default true): it VERIFIES
      * that AddOffsetsToTxn added the partition to the producer's open transaction; not added answers INVALID_TXN_STATE
      * (TRANSACTION_ABORTABLE from v4), a fenced epoch INVALID_PRODUCER_EPOCH, as Kafka's AddPartitionsToTxnManager maps
-     * them. Transaction version 2 (TxnOffsetCommit v5+, KIP-890 part 2, not served yet) would instead ADD the
-     * partition here, a replicated write, since such a client sends no AddOffsetsToTxn; hence the callback.
+     * them. Transaction version 2 (TxnOffsetCommit v5+, KIP-890 part 2) instead ADDS the partition here, a
+     * replicated write, whatever the config says, since such a client sends no AddOffsetsToTxn; hence the callback.
      * Without the topic or a group id there is nothing to verify: the write answers the coordinator error.
      */
     private static void verifyTransaction(KafkaRequest request, BrokerContext broker, Consumer<Errors> proceed) {
         TxnOffsetCommitRequestData data = request.data();
         TopicPartition offsets = data.groupId().isEmpty() ? null : broker.groups().offsetsPartition(data.groupId());
-        if (offsets == null || !broker.configs().getBoolean("transaction.partition.verification.enable")) {
+        boolean adds = request.version() >= TRANSACTION_V2_VERSION;
+        if (offsets == null || (!adds && !broker.configs().getBoolean("transaction.partition.verification.enable"))) {
             proceed.accept(Errors.NONE);
             return;
         }
-        broker.transactions().verifyPartitions(data.transactionalId(), data.producerId(), data.producerEpoch(), Set.of(offsets),
-                verified -> proceed.accept(switch (verified.getOrDefault(offsets, Errors.NONE)) {
-                    case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
-                    case TRANSACTION_ABORTABLE -> request.version() >= 4 ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
-                    default -> verified.getOrDefault(offsets, Errors.NONE);
-                }));
+        Consumer<Map<TopicPartition, Errors>> then = verified -> proceed.accept(switch (verified.getOrDefault(offsets, Errors.NONE)) {
+            case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
+            case TRANSACTION_ABORTABLE -> request.version() >= 4 ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;
+            default -> verified.getOrDefault(offsets, Errors.NONE);
+        });
+        if (adds) {
+            broker.transactions().addPartitionsImplicitly(data.transactionalId(), data.producerId(), data.producerEpoch(),
+                    Set.of(offsets), then);
+        } else {
+            broker.transactions().verifyPartitions(data.transactionalId(), data.producerId(), data.producerEpoch(),
+                    Set.of(offsets), then);
+        }
     }
 }

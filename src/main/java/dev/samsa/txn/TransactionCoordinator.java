@@ -29,12 +29,19 @@ import org.apache.kafka.common.record.SimpleRecord;
  * a failover, and answered once replicated. A prepared transaction's markers are written by the
  * {@link TransactionMarkerWriter}, by this coordinator or, after a failover, by the next. Owned by the cluster loop.
  *
- * <p>Transaction version 1 semantics: EndTxn does not bump the epoch and the client adds partitions with
- * AddPartitionsToTxn. The client's transaction version is kept in each transaction for version 2.
+ * <p>Both transaction versions are served, each by the version of the request, as Kafka does (a client sends the
+ * version 2 forms only when ApiVersions finalizes transaction.version 2). Version 1: the client adds partitions with
+ * AddPartitionsToTxn and AddOffsetsToTxn, EndTxn keeps the epoch. Version 2 (KIP-890 part 2): the partition leader
+ * and the group coordinator add them ({@link #addPartitionsImplicitly}) and every EndTxn bumps the epoch. The
+ * coordinator's own aborts (timeout, fencing) follow the cluster's finalized version.
  */
 public final class TransactionCoordinator {
 
     public static final String TRANSACTION_STATE_TOPIC = "__transaction_state";
+
+    /** Kafka's add.partitions.to.txn.retry.backoff.ms and how many of them fit in its .max.ms, both defaults. */
+    private static final long ADD_PARTITIONS_RETRY_BACKOFF_MS = 20;
+    private static final int ADD_PARTITIONS_RETRIES = 100 / 20;
 
     /** InitProducerId's answer: the producer id and epoch to use, or an error with -1 and -1. */
     public record InitResult(long producerId, short producerEpoch, Errors error) {
@@ -46,6 +53,8 @@ public final class TransactionCoordinator {
     private final ClusterState cluster;
     private final CoordinatorRuntime<TransactionCoordinatorShard> runtime;
     private final TransactionMarkerWriter markers;
+    /** Names the wall-time timers of retried implicit adds apart (a scheduled key replaces its namesake). */
+    private long addRetries;
 
     /** Registers with {@code cluster}'s leadership changes: from now on, a partition's new leader loads its shard. */
     public TransactionCoordinator(ClusterState cluster) {
@@ -125,6 +134,8 @@ public final class TransactionCoordinator {
         }
         TransactionCoordinatorShard shard;
         try {
+            // A client that skipped FindCoordinator creates the topic too, and learns NOT_COORDINATOR unless it guessed right.
+            findCoordinator(brokerId, transactionalId);
             shard = runtime.activeShard(brokerId, transactionalId);
         } catch (ApiException e) {
             respond.accept(InitResult.failed(Errors.forException(e)));
@@ -234,6 +245,41 @@ public final class TransactionCoordinator {
     }
 
     /**
+     * Transaction version 2's implicit add (KIP-890 part 2), what a partition leader's AddPartitionsToTxnManager asks
+     * with AddPartitionsToTxn v4+ without verifyOnly for a Produce v12+ or a TxnOffsetCommit v5+: the partitions join
+     * the producer's transaction (Ongoing, replicated) before the leader appends. {@code done} hears an error per
+     * partition, NONE for those added. CONCURRENT_TRANSACTIONS (the previous transaction is still writing its
+     * markers, as it is right after a commit) is retried as Kafka's ReplicaManager retries it, every
+     * add.partitions.to.txn.retry.backoff.ms (20) until add.partitions.to.txn.retry.backoff.max.ms (100) has passed.
+     */
+    public void addPartitionsImplicitly(String transactionalId, long producerId, short producerEpoch,
+                                        Set<TopicPartition> partitions, Consumer<Map<TopicPartition, Errors>> done) {
+        addPartitionsImplicitly(transactionalId, producerId, producerEpoch, partitions, ADD_PARTITIONS_RETRIES, done);
+    }
+
+    private void addPartitionsImplicitly(String transactionalId, long producerId, short producerEpoch,
+                                         Set<TopicPartition> partitions, int retriesLeft,
+                                         Consumer<Map<TopicPartition, Errors>> done) {
+        TransactionCoordinatorShard shard = transactionalId == null ? null : runtime.shardOrNull(transactionalId);
+        Consumer<Errors> answer = error -> {
+            if (error == Errors.CONCURRENT_TRANSACTIONS && retriesLeft > 0) {
+                cluster.scheduler().scheduleWall("txn-add-partitions-retry-" + (addRetries++), ADD_PARTITIONS_RETRY_BACKOFF_MS,
+                        () -> addPartitionsImplicitly(transactionalId, producerId, producerEpoch, partitions, retriesLeft - 1, done));
+                return;
+            }
+            Map<TopicPartition, Errors> result = new HashMap<>();
+            partitions.forEach(tp -> result.put(tp, error));
+            done.accept(result);
+        };
+        if (shard == null) {
+            answer.accept(transactionalId == null || transactionalId.isEmpty() ? Errors.INVALID_REQUEST : Errors.NOT_COORDINATOR);
+            return;
+        }
+        addPartitions(shard.brokerId(), transactionalId, producerId, producerEpoch, partitions,
+                TransactionMetadata.TRANSACTION_VERSION_2, answer);
+    }
+
+    /**
      * Kafka's handleVerifyPartitionsInTransaction (KIP-890 part 1): whether each partition is in the open transaction of
      * this producer id and epoch: NONE, or TRANSACTION_ABORTABLE for one that is not; the whole set fails with
      * INVALID_PRODUCER_ID_MAPPING, PRODUCER_FENCED, CONCURRENT_TRANSACTIONS or the routing error. Answers through
@@ -287,25 +333,49 @@ public final class TransactionCoordinator {
     // ---- EndTxn
 
     /**
-     * EndTxn from the client, transaction version 1 (Kafka's endTransactionWithTV1): Ongoing moves to PrepareCommit or
-     * PrepareAbort, answered once that is replicated; then the markers are written and the transaction completes. A
-     * retry of a completed end answers NONE, of one still writing markers CONCURRENT_TRANSACTIONS; the other way round,
-     * or from Empty, INVALID_TXN_STATE.
+     * EndTxn's answer: with transaction version 2, the producer id and epoch the client goes on with (bumped by the
+     * end); -1 and -1 otherwise and with an error.
+     */
+    public record EndResult(Errors error, long producerId, short producerEpoch) {
+        static EndResult of(Errors error) {
+            return new EndResult(error, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH);
+        }
+    }
+
+    /**
+     * EndTxn from the client: Ongoing moves to PrepareCommit or PrepareAbort, answered once that is replicated; then
+     * the markers are written and the transaction completes. {@code clientTransactionVersion} 2 (EndTxn v5+) takes
+     * Kafka's endTransaction with an epoch bump, anything lower its endTransactionWithTV1.
      */
     public void endTransaction(int brokerId, String transactionalId, long producerId, short producerEpoch, boolean commit,
-                               short clientTransactionVersion, Consumer<Errors> respond) {
+                               short clientTransactionVersion, Consumer<EndResult> respond) {
         if (transactionalId == null || transactionalId.isEmpty()) {
-            respond.accept(Errors.INVALID_REQUEST);
+            respond.accept(EndResult.of(Errors.INVALID_REQUEST));
             return;
         }
         TransactionCoordinatorShard shard;
         try {
             shard = runtime.activeShard(brokerId, transactionalId);
         } catch (ApiException e) {
-            respond.accept(Errors.forException(e));
+            respond.accept(EndResult.of(Errors.forException(e)));
             return;
         }
         TransactionMetadata m = shard.get(transactionalId);
+        if (clientTransactionVersion >= TransactionMetadata.TRANSACTION_VERSION_2) {
+            endTransactionWithEpochBump(shard, transactionalId, m, producerId, producerEpoch, commit, respond);
+        } else {
+            endTransactionWithTV1(shard, transactionalId, m, producerId, producerEpoch, commit, clientTransactionVersion,
+                    error -> respond.accept(EndResult.of(error)));
+        }
+    }
+
+    /**
+     * Kafka's endTransactionWithTV1: no epoch bump. A retry of a completed end answers NONE, of one still writing
+     * markers CONCURRENT_TRANSACTIONS; the other way round, or from Empty, INVALID_TXN_STATE.
+     */
+    private void endTransactionWithTV1(TransactionCoordinatorShard shard, String transactionalId, TransactionMetadata m,
+                                       long producerId, short producerEpoch, boolean commit, short clientTransactionVersion,
+                                       Consumer<Errors> respond) {
         if (m == null || m.producerId() != producerId) {
             respond.accept(Errors.INVALID_PRODUCER_ID_MAPPING);
             return;
@@ -328,14 +398,100 @@ public final class TransactionCoordinator {
     }
 
     /**
+     * Kafka's endTransaction for transaction version 2 (KIP-890 part 2): every end bumps the epoch, and the markers
+     * carry the bumped one; when the epoch is exhausted the completion moves to a new producer id at epoch 0. The
+     * answer names the producer id and epoch of the completed transaction, which the client uses from then on. A
+     * client's retry is recognised by its epoch being one below the stored one (or the last epoch of the producer id
+     * just rotated away) and answered NONE when the end it repeats is done; the same epoch against a completed
+     * transaction is a new end, which for an abort means an abort of no transaction (allowed from Empty too, where
+     * the client aborts before anything reached the coordinator); a commit of none is INVALID_TXN_STATE.
+     */
+    private void endTransactionWithEpochBump(TransactionCoordinatorShard shard, String transactionalId, TransactionMetadata m,
+                                             long producerId, short producerEpoch, boolean commit, Consumer<EndResult> respond) {
+        if (m == null) {
+            respond.accept(EndResult.of(Errors.INVALID_PRODUCER_ID_MAPPING));
+            return;
+        }
+        boolean retryOnOverflow = m.prevProducerId() == producerId && producerEpoch == Short.MAX_VALUE - 1 && m.producerEpoch() == 0;
+        boolean retryOnEpochBump = m.producerEpoch() == producerEpoch + 1;
+        boolean validEpoch = switch (m.state()) {
+            case ONGOING, EMPTY -> producerEpoch == m.producerEpoch();
+            case PREPARE_COMMIT, PREPARE_ABORT -> retryOnEpochBump;
+            case COMPLETE_COMMIT, COMPLETE_ABORT -> retryOnEpochBump || retryOnOverflow || producerEpoch == m.producerEpoch();
+            default -> throw new IllegalStateException("Transactional id " + transactionalId + " is " + m.state()
+                    + ", a state it can never be stored in");
+        };
+        if (m.producerId() != producerId && !retryOnOverflow) {
+            respond.accept(EndResult.of(Errors.INVALID_PRODUCER_ID_MAPPING));
+            return;
+        }
+        if (!validEpoch) {
+            respond.accept(EndResult.of(Errors.PRODUCER_FENCED));
+            return;
+        }
+        boolean retry = retryOnEpochBump || retryOnOverflow;
+        EndResult done = new EndResult(Errors.NONE, m.producerId(), m.producerEpoch());
+        EndResult invalid = EndResult.of(Errors.INVALID_TXN_STATE);
+        switch (m.state()) {
+            case ONGOING -> prepareWithEpochBump(shard, m, commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT,
+                    false, respond);
+            case COMPLETE_COMMIT -> {
+                if (commit) {
+                    respond.accept(retry ? done : invalid);
+                } else if (retry) {
+                    respond.accept(invalid);
+                } else {
+                    prepareWithEpochBump(shard, m, TransactionState.PREPARE_ABORT, true, respond);
+                }
+            }
+            case COMPLETE_ABORT -> {
+                if (commit) {
+                    respond.accept(invalid);
+                } else if (retry) {
+                    respond.accept(done);
+                } else {
+                    prepareWithEpochBump(shard, m, TransactionState.PREPARE_ABORT, true, respond);
+                }
+            }
+            case PREPARE_COMMIT -> respond.accept(commit ? EndResult.of(Errors.CONCURRENT_TRANSACTIONS) : invalid);
+            case PREPARE_ABORT -> respond.accept(commit ? invalid : EndResult.of(Errors.CONCURRENT_TRANSACTIONS));
+            case EMPTY -> {
+                if (commit) {
+                    respond.accept(invalid);
+                } else {
+                    prepareWithEpochBump(shard, m, TransactionState.PREPARE_ABORT, true, respond);
+                }
+            }
+            default -> throw new IllegalStateException("Transactional id " + transactionalId + " is " + m.state()
+                    + ", a state it can never be stored in");
+        }
+    }
+
+    /** PrepareCommit or PrepareAbort with the epoch bumped; the answer names what the completion will hold. */
+    private void prepareWithEpochBump(TransactionCoordinatorShard shard, TransactionMetadata m, TransactionState next,
+                                      boolean noPartitionAdded, Consumer<EndResult> respond) {
+        long nextProducerId = m.isEpochExhausted() ? cluster.producerIds().nextProducerId() : RecordBatch.NO_PRODUCER_ID;
+        TransactionMetadata prepared = m.prepareAbortOrCommitWithEpochBump(next, nextProducerId, cluster.nowMs(), noPartitionAdded);
+        TransactionMetadata completed = prepared.prepareComplete(cluster.nowMs());
+        prepareAndWriteMarkers(shard, prepared, error -> respond.accept(error == Errors.NONE
+                ? new EndResult(Errors.NONE, completed.producerId(), completed.producerEpoch()) : EndResult.of(error)));
+    }
+
+    /**
      * Fences the producer of an Ongoing transaction and aborts it (Kafka's prepareFenceProducerEpoch followed by an
      * abort that is not from the client): the PrepareAbort written carries the bumped epoch.
      */
     private void fenceAndAbort(TransactionCoordinatorShard shard, TransactionMetadata ongoing, Consumer<Errors> done) {
         TransactionMetadata fenced = ongoing.prepareFenceProducerEpoch();
         recordTransition(ongoing, fenced);
-        prepareAndWriteMarkers(shard, fenced.prepareAbortOrCommit(TransactionState.PREPARE_ABORT, cluster.nowMs(),
-                ongoing.clientTransactionVersion()), done);
+        // As Kafka, the abort takes the cluster's transaction version, not the client's. With version 2 the bump of
+        // the abort is the fence's own (Kafka drops the pending fence and lets the abort bump), so either way the
+        // markers and the producer end one epoch up.
+        TransactionMetadata aborting = cluster.metadata().transactionVersion() >= TransactionMetadata.TRANSACTION_VERSION_2
+                ? ongoing.prepareAbortOrCommitWithEpochBump(TransactionState.PREPARE_ABORT, RecordBatch.NO_PRODUCER_ID,
+                        cluster.nowMs(), false)
+                : fenced.prepareAbortOrCommit(TransactionState.PREPARE_ABORT, cluster.nowMs(), ongoing.clientTransactionVersion());
+        prepareAndWriteMarkers(shard, aborting, done);
     }
 
     /**
@@ -474,7 +630,16 @@ public final class TransactionCoordinator {
      * {@code done} already has the error).
      */
     private CoordinatorRuntime.Write write(TransactionCoordinatorShard shard, TransactionMetadata next, Consumer<Errors> done) {
-        return write(shard, TransactionRecords.transaction(cluster.nowMs(), next), done);
+        return write(shard, TransactionRecords.transaction(cluster.nowMs(), next), error -> {
+            // A test's fault may crash or isolate this coordinator the moment the state is replicated; then it has lost
+            // the transaction before it could answer, as Kafka's append callback finds the coordinator epoch moved.
+            if (error == Errors.NONE && cluster.faults().txn().stateReplicated(next.transactionalId(), next.state().toString(),
+                    shard.brokerId()) && !runtime.isLoaded(shard)) {
+                done.accept(Errors.NOT_COORDINATOR);
+                return;
+            }
+            done.accept(error);
+        });
     }
 
     private CoordinatorRuntime.Write write(TransactionCoordinatorShard shard, SimpleRecord next, Consumer<Errors> done) {

@@ -27,6 +27,9 @@ public record TransactionMetadata(String transactionalId, long producerId, long 
                                   Set<TopicPartition> partitions, long startTimeMs, long lastUpdateTimeMs,
                                   short clientTransactionVersion) {
 
+    /** Kafka's TransactionVersion.TV_2: the client bumps no epoch itself, the coordinator bumps it at every end. */
+    static final short TRANSACTION_VERSION_2 = 2;
+
     /** Topic, then partition: a record and a timeline always list partitions in the same order. */
     static final Comparator<TopicPartition> ORDER = Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
@@ -91,17 +94,39 @@ public record TransactionMetadata(String transactionalId, long producerId, long 
                 RecordBatch.NO_PRODUCER_EPOCH, timeoutMs, partitions, startTimeMs, lastUpdateTimeMs, clientTransactionVersion);
     }
 
-    /** EndTxn: PrepareCommit or PrepareAbort, keeping the partitions that must get a marker. */
+    /** EndTxn, transaction version 1: PrepareCommit or PrepareAbort, keeping the partitions that must get a marker. */
     TransactionMetadata prepareAbortOrCommit(TransactionState next, long nowMs, short clientVersion) {
         return transitionTo(next, producerId, nextProducerId, producerEpoch, lastProducerEpoch, timeoutMs, partitions,
                 startTimeMs, nowMs, clientVersion);
     }
 
-    /** Every marker is written: CompleteCommit or CompleteAbort, no partitions left. */
+    /**
+     * EndTxn, transaction version 2 (Kafka's prepareAbortOrCommit with a client that supports the epoch bump):
+     * PrepareCommit or PrepareAbort with the epoch bumped, so the markers carry an epoch that fences every request of
+     * the transaction still on its way; {@code newNextProducerId} is the producer id the completion switches to when
+     * the bump reached the last epoch, else -1. An abort of no transaction (from Empty or a completed one) starts its
+     * age now.
+     */
+    TransactionMetadata prepareAbortOrCommitWithEpochBump(TransactionState next, long newNextProducerId, long nowMs,
+                                                          boolean noPartitionAdded) {
+        return transitionTo(next, producerId, newNextProducerId, (short) (producerEpoch + 1), producerEpoch, timeoutMs,
+                partitions, noPartitionAdded ? nowMs : startTimeMs, nowMs, TRANSACTION_VERSION_2);
+    }
+
+    /**
+     * Every marker is written: CompleteCommit or CompleteAbort, no partitions left. With transaction version 2 and a
+     * next producer id (the epochs ran out), the producer id moves to it at epoch 0, as Kafka's prepareComplete.
+     */
     TransactionMetadata prepareComplete(long nowMs) {
         TransactionState next = state == TransactionState.PREPARE_COMMIT ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT;
-        return transitionTo(next, producerId, RecordBatch.NO_PRODUCER_ID, producerEpoch, lastProducerEpoch, timeoutMs, Set.of(),
-                startTimeMs, nowMs, clientTransactionVersion);
+        boolean rotates = supportsEpochBump() && nextProducerId != RecordBatch.NO_PRODUCER_ID;
+        return transitionTo(next, rotates ? nextProducerId : producerId, RecordBatch.NO_PRODUCER_ID,
+                rotates ? 0 : producerEpoch, lastProducerEpoch, timeoutMs, Set.of(), startTimeMs, nowMs, clientTransactionVersion);
+    }
+
+    /** Whether the last transition came from a transaction version 2 client (Kafka's TransactionVersion.supportsEpochBump). */
+    boolean supportsEpochBump() {
+        return clientTransactionVersion >= TRANSACTION_VERSION_2;
     }
 
     /** The transactional id expired: Dead, about to be removed by a tombstone. */

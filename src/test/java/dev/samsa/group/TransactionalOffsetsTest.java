@@ -39,7 +39,8 @@ class TransactionalOffsetsTest {
     @BeforeEach
     void start() {
         cluster = new CoordinatorFixture(dir, 3, Map.of("offsets.topic.num.partitions", "1",
-                "offsets.topic.replication.factor", "3"));
+                "offsets.topic.replication.factor", "3", "offsets.retention.minutes", "1",
+                "offsets.retention.check.interval.ms", "1000"));
         coordinator = cluster.call(() -> new GroupCoordinator(cluster.state));
         cluster.call(() -> coordinator.findCoordinator(1, GROUP));
     }
@@ -181,6 +182,36 @@ class TransactionalOffsetsTest {
         assertThat(committed()).as("the record further in the log wins, as Kafka").containsExactly(Map.entry(ORDERS, 15L));
         moveCoordinator();
         assertThat(committed()).as("and so after a replay").containsExactly(Map.entry(ORDERS, 15L));
+    }
+
+    @Test
+    void deletingTheGroupTombstonesItsPendingOffsetsSoTheCommitMarkerFindsNone() {
+        commitInTransaction(PRODUCER, Map.of(ORDERS, 10L));
+
+        cluster.run(() -> coordinator.deleteGroup(leader(), GROUP));
+        marker(PRODUCER, true);
+
+        assertThat(committed()).isEmpty();
+        assertThat(cluster.call(() -> coordinator.pendingTransactionalOffsets(GROUP))).isEmpty();
+        moveCoordinator();
+        assertThat(committed()).as("replayed: pending record, tombstone, marker").isEmpty();
+        assertThat(cluster.call(() -> coordinator.groupOrNull(GROUP))).isNull();
+    }
+
+    @Test
+    void anOffsetAnOpenTransactionHoldsDoesNotExpire() {
+        TopicPartition other = new TopicPartition("orders", 1);
+        commit(Map.of(ORDERS, 5L, other, 7L));
+        commitInTransaction(PRODUCER, Map.of(ORDERS, 10L));
+
+        // Past offsets.retention.minutes (1) of the simple group's commits, and past a check.
+        cluster.state.loop().clock().advance(Duration.ofMinutes(2));
+
+        assertThat(committed()).as("as Kafka's cleanupExpiredOffsets: only the offset no transaction holds expires")
+                .containsExactly(Map.entry(ORDERS, 5L));
+        assertThat(cluster.call(() -> coordinator.groupOrNull(GROUP))).as("a group with an open transaction stays").isNotNull();
+        marker(PRODUCER, true);
+        assertThat(committed()).containsExactly(Map.entry(ORDERS, 10L));
     }
 
     @Test

@@ -31,7 +31,7 @@ class HandlerVersionsTest {
             ApiKeys.METADATA, "0-13",
             ApiKeys.OFFSET_COMMIT, "2-9",
             ApiKeys.OFFSET_FETCH, "1-9",
-            ApiKeys.TXN_OFFSET_COMMIT, "0-4",
+            ApiKeys.TXN_OFFSET_COMMIT, "0-5",
             ApiKeys.FIND_COORDINATOR, "0-6",
             ApiKeys.JOIN_GROUP, "0-9",
             ApiKeys.HEARTBEAT, "0-4",

@@ -182,7 +182,7 @@ class TransactionCoordinatorTest {
     private Errors end(TransactionCoordinator.InitResult producer, boolean commit) {
         AtomicReference<Errors> answer = new AtomicReference<>();
         cluster.run(() -> txn.endTransaction(coordinator, "tx", producer.producerId(), producer.producerEpoch(), commit, (short) 0,
-                answer::set));
+                result -> answer.set(result.error())));
         return answer.get();
     }
 }
