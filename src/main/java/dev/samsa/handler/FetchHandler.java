@@ -117,13 +117,16 @@ final class FetchHandler implements ApiHandler {
                     .setLastStableOffset(read.lastStableOffset())
                     .setLogStartOffset(read.logStartOffset())
                     .setRecords(read.records());
+            // Null unless read_committed read the partition, as Kafka sends it (the field's default is an empty list).
+            List<FetchResponseData.AbortedTransaction> aborted = null;
             if (read.abortedTransactions() != null) {
-                List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>();
-                read.abortedTransactions().forEach(txn -> aborted.add(new FetchResponseData.AbortedTransaction()
-                        .setProducerId(txn.producerId()).setFirstOffset(txn.firstOffset())));
-                data.setAbortedTransactions(aborted);
+                aborted = new ArrayList<>();
+                for (LogReadResult.AbortedTransaction txn : read.abortedTransactions()) {
+                    aborted.add(new FetchResponseData.AbortedTransaction().setProducerId(txn.producerId())
+                            .setFirstOffset(txn.firstOffset()));
+                }
             }
-            return data;
+            return data.setAbortedTransactions(aborted);
         }
     }
 }
