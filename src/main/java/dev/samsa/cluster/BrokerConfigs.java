@@ -39,6 +39,7 @@ public final class BrokerConfigs {
         define("auto.create.topics.enable", Type.BOOLEAN, "true");
         define("auto.leader.rebalance.enable", Type.BOOLEAN, "true");
         define("broker.id", Type.INT, "-1");
+        define("connections.max.reauth.ms", Type.LONG, "0");
         define("default.replication.factor", Type.INT, "1");
         define("delete.topic.enable", Type.BOOLEAN, "true");
         define("group.initial.rebalance.delay.ms", Type.INT, "3000");

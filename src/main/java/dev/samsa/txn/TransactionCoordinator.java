@@ -639,7 +639,16 @@ public final class TransactionCoordinator {
      * {@code done} already has the error).
      */
     private CoordinatorRuntime.Write write(TransactionCoordinatorShard shard, TransactionMetadata next, Consumer<Errors> done) {
-        return write(shard, TransactionRecords.transaction(cluster.nowMs(), next), done);
+        return write(shard, TransactionRecords.transaction(cluster.nowMs(), next), error -> {
+            // A test's fault may crash or isolate this coordinator the moment the state is replicated; then it has lost
+            // the transaction before it could answer, as Kafka's append callback finds the coordinator epoch moved.
+            if (error == Errors.NONE && cluster.faults().txn().stateReplicated(next.transactionalId(), next.state().toString(),
+                    shard.brokerId()) && !runtime.isLoaded(shard)) {
+                done.accept(Errors.NOT_COORDINATOR);
+                return;
+            }
+            done.accept(error);
+        });
     }
 
     private CoordinatorRuntime.Write write(TransactionCoordinatorShard shard, SimpleRecord next, Consumer<Errors> done) {
