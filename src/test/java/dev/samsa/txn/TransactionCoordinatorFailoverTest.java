@@ -53,6 +53,33 @@ class TransactionCoordinatorFailoverTest {
         }
     }
 
+    @Test
+    void aMarkerFollowsItsPartitionToTheNextLeader() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(8).topic("orders", 1, 3).start()) {
+            int ordersLeader = cluster.partition("orders", 0).leader();
+            String transactionalId = idCoordinatedAwayFrom(cluster, ordersLeader);
+            try (KafkaProducer<String, String> producer = TxnClients.transactionalProducer(cluster, transactionalId, Map.of())) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>("orders", "r1")).get();
+
+                // The marker lands on the leader alone; then the leader dies with it.
+                List<Integer> followers = cluster.partition("orders", 0).replicas().stream().filter(b -> b != ordersLeader).toList();
+                followers.forEach(f -> cluster.faults().pauseReplication("orders", 0, f));
+                producer.commitTransaction();
+                cluster.broker(ordersLeader).crash();
+                int newLeader = cluster.partition("orders", 0).leader();
+                assertThat(newLeader).isNotEqualTo(ordersLeader).isPositive();
+                followers.forEach(f -> cluster.faults().resumeReplication("orders", 0, f));
+
+                TxnClients.awaitCompleted(cluster, transactionalId);
+                assertThat(cluster.events().events(TxnMarkerWritten.class)).singleElement()
+                        .satisfies(m -> assertThat(m.leader()).isEqualTo(newLeader));
+                assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).containsExactly("r1");
+            }
+        }
+    }
+
     /** A transactional id whose coordinator is not {@code broker}, so that crashing the coordinator leaves orders-0 alone. */
     private static String idCoordinatedAwayFrom(KafkaCluster cluster, int broker) {
         try (KafkaProducer<String, String> first = TxnClients.transactionalProducer(cluster, "tx-probe", Map.of())) {

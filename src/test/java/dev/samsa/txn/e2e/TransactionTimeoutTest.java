@@ -9,6 +9,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.samsa.KafkaCluster;
 import dev.samsa.PartitionView;
+import dev.samsa.TransactionView;
+import dev.samsa.TxnState;
 import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,32 +37,40 @@ import org.junit.jupiter.api.Test;
 class TransactionTimeoutTest {
 
     private static final String TOPIC = "slow";
+    private static final String TRANSACTIONAL_ID = "slow-writer";
     private static final int TIMEOUT_MS = 10_000;
 
     @Test
     void anOpenTransactionIsAbortedOneMillisecondAfterItsTimeoutAndTheProducersNextSendIsRefused() throws Exception {
         ClusterClock clock = ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z"));
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).clock(clock).topic(TOPIC, 1, 3).start();
-                KafkaProducer<String, String> producer = transactionalProducer(cluster, "slow-writer",
+                KafkaProducer<String, String> producer = transactionalProducer(cluster, TRANSACTIONAL_ID,
                         Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, TIMEOUT_MS))) {
             PartitionView partition = cluster.partition(TOPIC, 0);
             producer.initTransactions();
             producer.beginTransaction();
             // The clock stands still, so the transaction starts (its first partition is added) at this instant.
+            Instant start = clock.instant();
             producer.send(new ProducerRecord<>(TOPIC, 0, "k", "left-open-0")).get();
+            TransactionView open = cluster.transaction(TRANSACTIONAL_ID);
+            assertThat(open.startTime()).contains(start);
 
             // Exactly at the deadline: still open, and the producer may go on writing in it.
             clock.advance(Duration.ofMillis(TIMEOUT_MS));
             producer.send(new ProducerRecord<>(TOPIC, 0, "k", "left-open-1")).get();
+            assertThat(cluster.transaction(TRANSACTIONAL_ID).state()).isEqualTo(TxnState.ONGOING);
             assertThat(partition.lastStableOffset()).as("last stable offset of %s", partition).isZero();
             assertThat(partition.highWatermark()).isEqualTo(2);
 
-            // One millisecond past it: the coordinator fences the epoch and writes the abort marker at offset 2.
+            // One millisecond past it: the coordinator bumps the epoch (fencing the producer) and writes the abort
+            // marker at offset 2.
             clock.advance(Duration.ofMillis(1));
             await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> {
+                assertThat(cluster.transaction(TRANSACTIONAL_ID).state()).isEqualTo(TxnState.COMPLETE_ABORT);
                 assertThat(partition.highWatermark()).as("high watermark of %s", partition).isEqualTo(3);
                 assertThat(partition.lastStableOffset()).as("last stable offset of %s", partition).isEqualTo(3);
             });
+            assertThat(cluster.transaction(TRANSACTIONAL_ID).producerEpoch()).isEqualTo((short) (open.producerEpoch() + 1));
 
             // The producer's next call, a send, meets the bumped epoch at the partition leader.
             var late = producer.send(new ProducerRecord<>(TOPIC, 0, "k", "after-timeout"));
