@@ -9,18 +9,24 @@ import dev.samsa.event.InterceptionRemoved;
 import dev.samsa.event.ReplicationPaused;
 import dev.samsa.event.ReplicationResumed;
 import dev.samsa.event.RequestsIntercepted;
+import dev.samsa.event.TxnCoordinatorFaultArmed;
+import dev.samsa.event.TxnMarkersHeld;
+import dev.samsa.event.TxnMarkersReleased;
 import dev.samsa.fault.InterceptedRequest;
 import dev.samsa.fault.RequestInterceptors;
 import dev.samsa.fault.Verdict;
 import dev.samsa.time.ClusterLoop;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * Faults a test applies to the cluster: request interception ({@link RequestInterceptor}, of which {@link #failNext}
- * is one), paused replication and added latency. Each one applied or healed is an event on the timeline. Per-broker
+ * is one), paused replication, added latency, held transaction markers and a crash or isolation of a transaction
+ * coordinator at a chosen state. Each one applied or healed is an event on the timeline. Per-broker
  * faults (crash, power loss, isolation) are on {@link Broker}; what each fault does is described once, in
  * {@code fault/FaultState}.
  */
@@ -166,6 +172,87 @@ public final class Faults {
         return this;
     }
 
+    /**
+     * Holds the transaction markers of {@code topic}-{@code partition}: a transaction that commits or aborts gets its
+     * markers on its other partitions, but stays prepared with this one's queued, until
+     * {@link #releaseTransactionMarkers(String, int)}. The window in which a crash tears a transaction.
+     */
+    public Faults holdTransactionMarkers(String topic, int partition) {
+        loop.call(() -> {
+            state.faults().txn().hold(existing(topic, partition).topicPartition());
+            state.timeline().record(new TxnMarkersHeld(topic, partition, -1));
+            return null;
+        });
+        return this;
+    }
+
+    /** Ends {@link #holdTransactionMarkers(String, int)}: the queued markers go to whoever leads the partition now. */
+    public Faults releaseTransactionMarkers(String topic, int partition) {
+        loop.call(() -> {
+            TopicPartition tp = existing(topic, partition).topicPartition();
+            List<Runnable> queued = state.faults().txn().release(tp);
+            state.timeline().record(new TxnMarkersReleased(topic, partition, -1, queued.size()));
+            queued.forEach(Runnable::run);
+            return null;
+        });
+        return this;
+    }
+
+    /**
+     * Holds the transaction markers of every partition broker {@code brokerId} leads when the marker is due, as a
+     * coordinator that cannot reach that broker queues them: they wait, whoever leads later, until
+     * {@link #releaseTransactionMarkers(int)}.
+     */
+    public Faults holdTransactionMarkers(int brokerId) {
+        cluster.broker(brokerId);
+        loop.call(() -> {
+            state.faults().txn().holdLeader(brokerId);
+            state.timeline().record(new TxnMarkersHeld(null, -1, brokerId));
+            return null;
+        });
+        return this;
+    }
+
+    /** Ends {@link #holdTransactionMarkers(int)}: the queued markers go to whoever leads their partitions now. */
+    public Faults releaseTransactionMarkers(int brokerId) {
+        cluster.broker(brokerId);
+        loop.call(() -> {
+            List<Runnable> queued = state.faults().txn().releaseLeader(brokerId);
+            state.timeline().record(new TxnMarkersReleased(null, -1, brokerId, queued.size()));
+            queued.forEach(Runnable::run);
+            return null;
+        });
+        return this;
+    }
+
+    /**
+     * Crashes the transaction coordinator of {@code transactionalId} (as {@link Broker#crash()}) the moment it has
+     * replicated the move to {@code when}, before it answers the client or writes a marker; once. With
+     * {@link TxnState#PREPARE_COMMIT}, the next coordinator finds the decision in the log and finishes the commit.
+     */
+    public Faults crashTransactionCoordinator(String transactionalId, TxnState when) {
+        return onTransactionState(transactionalId, when, "crash", Broker::crash);
+    }
+
+    /** As {@link #crashTransactionCoordinator}, but the coordinator is isolated (as {@link Broker#isolate()}). */
+    public Faults isolateTransactionCoordinator(String transactionalId, TxnState when) {
+        return onTransactionState(transactionalId, when, "isolate", Broker::isolate);
+    }
+
+    private Faults onTransactionState(String transactionalId, TxnState when, String action, Consumer<Broker> fault) {
+        Objects.requireNonNull(transactionalId, "transactionalId");
+        if (when == TxnState.DEAD || when == TxnState.PREPARE_EPOCH_FENCE) {
+            throw new IllegalArgumentException("A transaction coordinator never replicates " + when
+                    + " as a state of its own; choose another state");
+        }
+        loop.call(() -> {
+            state.faults().txn().onState(transactionalId, when.toString(), broker -> fault.accept(cluster.broker(broker)));
+            state.timeline().record(new TxnCoordinatorFaultArmed(transactionalId, when.toString(), action));
+            return null;
+        });
+        return this;
+    }
+
     public Faults isolate(int brokerId) {
         cluster.broker(brokerId).isolate();
         return this;
@@ -181,11 +268,16 @@ public final class Faults {
         return this;
     }
 
-    private Partition follower(String topic, int partition, int brokerId) {
+    private Partition existing(String topic, int partition) {
         Partition p = state.metadata().partition(new TopicPartition(topic, partition));
         if (p == null) {
             throw new IllegalArgumentException("No partition " + topic + "-" + partition + " in this cluster");
         }
+        return p;
+    }
+
+    private Partition follower(String topic, int partition, int brokerId) {
+        Partition p = existing(topic, partition);
         if (!p.replicas().contains(brokerId)) {
             throw new IllegalArgumentException("Broker " + brokerId + " holds no replica of " + p.topicPartition()
                     + "; its replicas are " + p.replicas());

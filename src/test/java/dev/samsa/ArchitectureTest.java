@@ -166,7 +166,7 @@ class ArchitectureTest {
             java.util.Map.entry("cluster", java.util.Set.of("event", "fault", "log", "time")),
             java.util.Map.entry("coordinator", java.util.Set.of("cluster", "event", "log", "time")),
             java.util.Map.entry("group", java.util.Set.of("cluster", "coordinator", "event", "log", "time")),
-            java.util.Map.entry("txn", java.util.Set.of("cluster", "coordinator", "event", "log", "time")),
+            java.util.Map.entry("txn", java.util.Set.of("cluster", "coordinator", "event", "fault", "log", "time")),
             java.util.Map.entry("handler", java.util.Set.of("cluster", "coordinator", "group", "txn", "network", "security", "wire", "time",
                     "event", "fault")));
 

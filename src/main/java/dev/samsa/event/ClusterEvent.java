@@ -15,7 +15,8 @@ public sealed interface ClusterEvent permits
         RecordsDeleted, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,
         // faults
         FailuresScheduled, FaultInjected, ReplicationPaused, ReplicationResumed, BrokerLatency, BrokerIsolated,
-        IsolationHealed, ClientConnectionsDropped, RequestsIntercepted, InterceptionRemoved,
+        IsolationHealed, ClientConnectionsDropped, RequestsIntercepted, InterceptionRemoved, TxnMarkersHeld,
+        TxnMarkersReleased, TxnCoordinatorFaultArmed,
         // consumer groups and their coordinator
         GroupCreated, GroupRemoved, GroupStateChanged, RebalanceStarted, GenerationStarted, MemberJoined, MemberRemoved,
         MemberDisconnected, SessionRearmed, StaticMemberReplaced, CoordinatorLoaded, CoordinatorUnloaded,

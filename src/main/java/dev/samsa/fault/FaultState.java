@@ -21,6 +21,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
  *       before every fetch; the controller fences a broker when it is cut off and lets it back when healed. Added
  *       latency slows replication too: a follower's fetch arrives {@link #replicaFetchDelayMs} later, so a follower on
  *       a slow broker falls behind and leaves the ISR as a slow follower does.</li>
+ *   <li><b>Transactions</b>: markers held per partition or leader, and one-shot actions on a transaction
+ *       coordinator when a transactional id reaches a state ({@link TxnFaults}).</li>
  *   <li><b>Clients</b> of an isolated broker are refused by its listener, which is the network's business: this class
  *       keeps only the cut between brokers.</li>
  * </ul>
@@ -28,6 +30,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 public final class FaultState {
 
     private final RequestInterceptors interceptors = new RequestInterceptors();
+    private final TxnFaults txn = new TxnFaults();
     private final Set<Integer> isolatedFromBrokers = new HashSet<>();
     private final Map<Integer, Long> latencyMs = new HashMap<>();
     private final Set<String> pausedFollowers = new HashSet<>();
@@ -36,6 +39,11 @@ public final class FaultState {
 
     public RequestInterceptors interceptors() {
         return interceptors;
+    }
+
+    /** Held transaction markers and the triggers on a transaction coordinator: see {@link TxnFaults}. */
+    public TxnFaults txn() {
+        return txn;
     }
 
     /**

@@ -79,6 +79,9 @@ final class TransactionMarkerWriter {
             retryLater(marker, stillCurrent, written);
             return;
         }
+        if (cluster.faults().txn().holdMarker(marker.tp(), leader, () -> send(marker, stillCurrent, written))) {
+            return;
+        }
         LogAppendResult appended;
         try {
             appended = cluster.replicaManager().appendTxnMarker(leader, marker.tp(), marker.txn().producerId(),
@@ -130,12 +133,21 @@ final class TransactionMarkerWriter {
 
         @Override
         public boolean tryComplete() {
-            return cluster.replicaManager().acksAllOutcome(leader, tp, requiredOffset) != null && forceComplete();
+            return (leaderMoved() || cluster.replicaManager().acksAllOutcome(leader, tp, requiredOffset) != null) && forceComplete();
         }
 
         @Override
         protected void onComplete() {
-            done.accept(cluster.replicaManager().acksAllOutcome(leader, tp, requiredOffset));
+            done.accept(leaderMoved() ? Errors.NOT_LEADER_OR_FOLLOWER : cluster.replicaManager().acksAllOutcome(leader, tp, requiredOffset));
+        }
+
+        /**
+         * The coordinator reads leadership from the metadata: once another broker leads, the marker goes there now,
+         * not after request.timeout.ms, even when the old leader, cut off from the others, still believes it leads.
+         */
+        private boolean leaderMoved() {
+            Partition p = cluster.metadata().partition(tp);
+            return p == null || p.leader() != leader;
         }
     }
 }

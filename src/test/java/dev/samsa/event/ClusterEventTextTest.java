@@ -70,6 +70,11 @@ class ClusterEventTextTest {
         lines.put(new RequestsIntercepted(null), "FaultApplied  intercept every request");
         lines.put(new InterceptionRemoved("OFFSET_COMMIT"), "FaultHealed  interception of OFFSET_COMMIT requests removed");
         lines.put(new InterceptionRemoved(null), "FaultHealed  interception of every request removed");
+        lines.put(new TxnMarkersHeld("orders", 1, -1), "FaultApplied  hold transaction markers of orders-1");
+        lines.put(new TxnMarkersHeld(null, -1, 2), "FaultApplied  hold transaction markers of partitions led by broker=2");
+        lines.put(new TxnMarkersReleased("orders", 1, -1, 3), "FaultHealed  release transaction markers of orders-1 queued=3");
+        lines.put(new TxnCoordinatorFaultArmed("tx-1", "PrepareCommit", "crash"),
+                "FaultApplied  crash the coordinator of transactionalId=tx-1 when PrepareCommit is replicated");
 
         lines.put(new GroupCreated("billing", 2, false), "GroupCreated  group=billing coordinator=2");
         lines.put(new GroupCreated("billing", 2, true), "GroupCreated  group=billing (simple, by an offset commit)");
