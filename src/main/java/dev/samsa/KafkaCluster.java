@@ -79,7 +79,8 @@ public final class KafkaCluster implements AutoCloseable {
         this.dataDirectory = builder.dataDirectory != null ? builder.dataDirectory : createTempDirectory();
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
         this.securitySpec = builder.security;
-        this.security = builder.security == null ? ClusterSecurity.plaintext() : clusterSecurity(name, builder.security);
+        this.security = builder.security == null ? ClusterSecurity.plaintext() : clusterSecurity(name, builder.security,
+                Long.parseLong(builder.brokerConfigs.getOrDefault("connections.max.reauth.ms", "0")));
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
         Timeline timeline = new Timeline(builder.clock::milliseconds, loop::wallMillis, builder.timelineCapacity);
@@ -153,11 +154,11 @@ public final class KafkaCluster implements AutoCloseable {
         return new Builder();
     }
 
-    private static ClusterSecurity clusterSecurity(String clusterName, Security spec) {
+    private static ClusterSecurity clusterSecurity(String clusterName, Security spec, long maxReauthenticationMs) {
         return new ClusterSecurity(clusterName,
                 spec.listeners().stream().map(Security.Protocol::toSecurityProtocol).toList(),
                 spec.mechanisms().stream().map(Security.Mechanism::mechanismName).toList(),
-                spec.users(), spec.isMutualTls(), spec.principalMappingRules());
+                spec.users(), spec.isMutualTls(), spec.principalMappingRules(), maxReauthenticationMs);
     }
 
     /** "127.0.0.1:p1,127.0.0.1:p2,...", one address per broker, on the cluster's first listener. */

@@ -39,6 +39,7 @@ public final class BrokerConfigs {
         define("auto.create.topics.enable", Type.BOOLEAN, "true");
         define("auto.leader.rebalance.enable", Type.BOOLEAN, "true");
         define("broker.id", Type.INT, "-1");
+        define("connections.max.reauth.ms", Type.LONG, "0");
         define("default.replication.factor", Type.INT, "1");
         define("delete.topic.enable", Type.BOOLEAN, "true");
         define("group.initial.rebalance.delay.ms", Type.INT, "3000");
@@ -62,6 +63,7 @@ public final class BrokerConfigs {
         define("replica.lag.time.max.ms", Type.LONG, "30000");
         define("socket.request.max.bytes", Type.INT, "104857600");
         define("request.timeout.ms", Type.INT, "30000");
+        define("transaction.abort.timed.out.transaction.cleanup.interval.ms", Type.INT, "10000");
         define("transaction.max.timeout.ms", Type.INT, "900000");
         DEF.define("transactional.id.expiration.ms", Type.INT, 604800000, ConfigDef.Range.atLeast(1), Importance.HIGH,
                 "transactional.id.expiration.ms");

@@ -21,6 +21,8 @@ import dev.samsa.time.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -307,17 +309,17 @@ public final class GroupCoordinator implements ClassicGroupContext {
     }
 
     /** Offsets that open transactions hold for a group if its shard is loaded; a pure read, for the inspection API. */
-    public java.util.Set<TopicPartition> pendingTransactionalOffsets(String groupId) {
+    public Set<TopicPartition> pendingTransactionalOffsets(String groupId) {
         GroupCoordinatorShard shard = runtime.shardOrNull(groupId);
-        return shard == null ? java.util.Set.of() : java.util.Set.copyOf(shard.pending.partitions(groupId));
+        return shard == null ? Set.of() : Set.copyOf(shard.pending.partitions(groupId));
     }
 
     /**
      * The partitions, by group, that {@code producerId}'s open transaction holds offsets of, in every loaded shard; a
      * pure read, for the inspection API.
      */
-    public Map<String, java.util.Set<TopicPartition>> pendingTransactionalOffsetsOf(long producerId) {
-        Map<String, java.util.Set<TopicPartition>> held = new java.util.TreeMap<>();
+    public Map<String, Set<TopicPartition>> pendingTransactionalOffsetsOf(long producerId) {
+        Map<String, Set<TopicPartition>> held = new TreeMap<>();
         runtime.shards().forEach(shard -> held.putAll(shard.pending.heldBy(producerId)));
         return held;
     }

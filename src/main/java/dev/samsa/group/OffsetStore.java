@@ -27,14 +27,16 @@ import org.apache.kafka.common.record.SimpleRecord;
 
 /**
  * Committed offsets, as Kafka's {@code OffsetMetadataManager}: OffsetCommit (checked against the member and generation;
- * generation -1 commits for an Empty or unknown group, which creates a simple group), OffsetFetch, OffsetDelete, and
- * expiry. Every write returns a {@link CoordinatorRuntime.Write} that the caller answers after, once it is replicated.
+ * generation -1 commits for an Empty or unknown group, which creates a simple group), TxnOffsetCommit (offsets written
+ * in a producer's transaction, pending in the shard until its marker), OffsetFetch (with requireStable, a partition
+ * such a transaction holds is unstable), OffsetDelete, and expiry. Every write is answered once it is replicated.
  *
  * <p>Expiry, as Kafka's {@code cleanupGroupMetadata}: every offsets.retention.check.interval.ms of cluster time
  * ("group-expiration-&lt;partition&gt;", armed when the partition is loaded) each group's offsets are checked against
  * offsets.retention.minutes: those of an Empty classic group count from when it became Empty, those of a simple group
  * (no protocol type) and those of topics a Stable consumer group no longer subscribes to from their commit. An Empty
- * group left without offsets is removed. This is an age deadline (DESIGN.md): a manual clock jump past it fires it.
+ * group left without offsets is removed; an offset an open transaction holds does not expire, nor does its group go,
+ * as Kafka's {@code cleanupExpiredOffsets}. This is an age deadline (DESIGN.md): a manual clock jump past it fires it.
  * Owned by the cluster loop.
  */
 public final class OffsetStore {

@@ -1,6 +1,7 @@
 package dev.samsa.group;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,7 @@ final class PendingTransactionalOffsets {
 
     /** The group's partitions that open transactions hold offsets of. */
     Set<TopicPartition> partitions(String groupId) {
-        Set<TopicPartition> all = new TreeSet<>(java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        Set<TopicPartition> all = new TreeSet<>(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
         byProducer.values().forEach(byGroup -> all.addAll(byGroup.getOrDefault(groupId, Map.of()).keySet()));
         return all;
     }

@@ -22,10 +22,10 @@ import org.apache.kafka.common.requests.FetchResponse;
 /**
  * Fetch v4-18 for consumers (followers replicate in-process). Long-polls: with less than minBytes available the
  * fetch is parked until an append brings enough or maxWaitMs passes (capped in wall time too). Reads whole batches
- * from the one containing the fetch offset, up to the high watermark (read_committed: the last stable offset, with
- * the aborted transactions overlapping what it returns; read_uncommitted gets null for those, as from Kafka), within the partition's and the request's
- * max bytes, always returning at least the first batch of the first partition with data so a large batch never
- * stalls a consumer. Sessions per {@link FetchSessionCache}. Rack-aware replica selection and diverging-epoch
+ * from the one containing the fetch offset, up to the high watermark (read_committed: up to the last stable offset,
+ * with the aborted transactions overlapping what it returns; read_uncommitted gets null for those, as from Kafka),
+ * within the partition's and the request's max bytes, always returning at least the first batch of the first
+ * partition with data so a large batch never stalls a consumer. Sessions per {@link FetchSessionCache}. Rack-aware replica selection and diverging-epoch
  * detection for followers are not implemented.
  */
 final class FetchHandler implements ApiHandler {
@@ -117,13 +117,16 @@ final class FetchHandler implements ApiHandler {
                     .setLastStableOffset(read.lastStableOffset())
                     .setLogStartOffset(read.logStartOffset())
                     .setRecords(read.records());
+            // Null unless read_committed read the partition, as Kafka sends it (the field's default is an empty list).
+            List<FetchResponseData.AbortedTransaction> aborted = null;
             if (read.abortedTransactions() != null) {
-                List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>();
-                read.abortedTransactions().forEach(txn -> aborted.add(new FetchResponseData.AbortedTransaction()
-                        .setProducerId(txn.producerId()).setFirstOffset(txn.firstOffset())));
-                data.setAbortedTransactions(aborted);
+                aborted = new ArrayList<>();
+                for (LogReadResult.AbortedTransaction txn : read.abortedTransactions()) {
+                    aborted.add(new FetchResponseData.AbortedTransaction().setProducerId(txn.producerId())
+                            .setFirstOffset(txn.firstOffset()));
+                }
             }
-            return data;
+            return data.setAbortedTransactions(aborted);
         }
     }
 }

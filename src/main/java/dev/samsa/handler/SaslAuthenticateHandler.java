@@ -6,10 +6,10 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * SaslAuthenticate v0-2. The SASL exchange itself is run by the connection before authentication completes
- * (network/SaslAuthenticator: SASL_AUTHENTICATION_FAILED with Kafka's message, session lifetime 0 from v1); what
- * reaches the broker is a SaslAuthenticate after authentication, or on a listener without SASL, which KafkaApis
- * answers with ILLEGAL_SASL_STATE, as here. Re-authentication (KIP-368) is not served.
+ * SaslAuthenticate v0-2. The SASL exchange itself is run by the connection (network/SaslAuthenticator:
+ * SASL_AUTHENTICATION_FAILED with Kafka's message; from v1 the session lifetime, connections.max.reauth.ms, for
+ * KIP-368 re-authentication); what reaches the broker is a SaslAuthenticate after authentication, or on a listener
+ * without SASL, which KafkaApis answers with ILLEGAL_SASL_STATE, as here.
  */
 final class SaslAuthenticateHandler implements ApiHandler {
 

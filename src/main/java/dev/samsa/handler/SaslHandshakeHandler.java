@@ -6,9 +6,10 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * SaslHandshake v1-1. On a SASL listener the handshake is answered by the connection before authentication
- * (network/SaslAuthenticator); what reaches the broker is a handshake on a connection that needs none (PLAINTEXT,
- * SSL) or has already authenticated, which Kafka's KafkaApis answers with ILLEGAL_SASL_STATE, as here.
+ * SaslHandshake v1-1. On a SASL listener the handshake is answered by the connection, before authentication and
+ * for a re-authentication (network/SaslAuthenticator); what reaches the broker is a handshake on a connection that
+ * needs none (PLAINTEXT, SSL) or has authenticated with re-authentication off (connections.max.reauth.ms=0), which
+ * Kafka's KafkaApis answers with ILLEGAL_SASL_STATE, as here.
  * v0 (raw SASL tokens after the handshake, before KIP-152) is not served; kafka-clients has sent v1 since 1.0.
  */
 final class SaslHandshakeHandler implements ApiHandler {

@@ -154,8 +154,8 @@ final class Connection implements KafkaRequest.Responder {
             return false;
         }
         KafkaRequest request = new KafkaRequest(header, body, clientAddress, this, security.listenerName(), principal);
-        if (authenticator != null && !authenticator.isComplete()) {
-            SaslAuthenticator.Step step = authenticator.authenticate(request);
+        if (authenticator != null) {
+            SaslAuthenticator.Step step = authenticator.authenticate(request, System.nanoTime());
             if (step.response() == null && step.closeReason() != null) {
                 reject(step.closeReason(), header);
                 return false;

@@ -23,10 +23,16 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  * ILLEGAL_SASL_STATE and closes it). A refused mechanism or credential is answered (UNSUPPORTED_SASL_MECHANISM,
  * SASL_AUTHENTICATION_FAILED with Kafka's message) and then the connection closes.
  *
+ * <p>Re-authentication (KIP-368): with connections.max.reauth.ms above 0 the session lifetime goes to the client
+ * (SaslAuthenticate v1+), a SaslHandshake on an authenticated connection starts a re-authentication with the same
+ * mechanism and the same principal, and once the session has expired (in wall time: the client's timer is a wall-time
+ * one) any other request closes the connection, as Kafka's broker does. With 0, Kafka's default, the session never
+ * expires and SaslHandshake and SaslAuthenticate go to the broker, whose handlers answer ILLEGAL_SASL_STATE as
+ * KafkaApis does. A re-authentication that asks for another mechanism is refused with UNSUPPORTED_SASL_MECHANISM
+ * at the handshake (Kafka refuses it one step later, at the SaslAuthenticate).
+ *
  * <p>It runs on the connection's reader thread, which alone touches it: the client waits for each answer before it
- * sends its next authentication request. Once complete, SaslHandshake and SaslAuthenticate go to the broker, whose
- * handlers answer ILLEGAL_SASL_STATE as KafkaApis does: re-authentication (KIP-368) is not served, and the session
- * lifetime is 0, Kafka's default for connections.max.reauth.ms.
+ * sends its next authentication request.
  */
 final class SaslAuthenticator {
 
@@ -57,21 +63,34 @@ final class SaslAuthenticator {
     private String mechanism;
     private SaslServer server;
     private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
+    private boolean reauthenticating;
+    private long sessionExpiresAtNanos;
 
     SaslAuthenticator(ListenerSecurity listener) {
         this.listener = listener;
-    }
-
-    boolean isComplete() {
-        return state == State.COMPLETE;
     }
 
     KafkaPrincipal principal() {
         return principal;
     }
 
-    Step authenticate(KafkaRequest request) {
+    /** @param nowNanos wall time, System.nanoTime() */
+    Step authenticate(KafkaRequest request, long nowNanos) {
         ApiKeys apiKey = request.apiKey();
+        if (state == State.COMPLETE) {
+            if (listener.maxReauthenticationMs() == 0) {
+                return Step.DISPATCH;
+            }
+            if (apiKey == ApiKeys.SASL_HANDSHAKE) {
+                reauthenticating = true;
+                return handshake(request.data());
+            }
+            if (nowNanos - sessionExpiresAtNanos > 0) {
+                return Step.close("its SASL session expired after connections.max.reauth.ms="
+                        + listener.maxReauthenticationMs() + " without re-authentication");
+            }
+            return Step.DISPATCH;
+        }
         if (state == State.HANDSHAKE_OR_VERSIONS_REQUEST) {
             return switch (apiKey) {
                 case API_VERSIONS -> Step.DISPATCH;
@@ -83,15 +102,17 @@ final class SaslAuthenticator {
             String message = "Unexpected Kafka request of type " + apiKey + " during SASL authentication.";
             return Step.answerAndClose(request.body().getErrorResponse(0, new IllegalSaslStateException(message)).data(), message);
         }
-        return saslToken(request.data());
+        return saslToken(request.data(), request.version(), nowNanos);
     }
 
     private Step handshake(SaslHandshakeRequestData data) {
         List<String> enabled = listener.saslMechanisms();
         SaslHandshakeResponseData response = new SaslHandshakeResponseData().setMechanisms(enabled);
-        if (!enabled.contains(data.mechanism())) {
+        if (!enabled.contains(data.mechanism()) || reauthenticating && !data.mechanism().equals(mechanism)) {
             return Step.answerAndClose(response.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()),
-                    "Unsupported SASL mechanism " + data.mechanism());
+                    reauthenticating ? "SASL mechanism '" + data.mechanism() + "' requested by client is not supported "
+                            + "for re-authentication of mechanism '" + mechanism + "'"
+                            : "Unsupported SASL mechanism " + data.mechanism());
         }
         mechanism = data.mechanism();
         server = listener.credentials().newServer(mechanism);
@@ -99,21 +120,32 @@ final class SaslAuthenticator {
         return Step.answer(response.setErrorCode(Errors.NONE.code()));
     }
 
-    private Step saslToken(SaslAuthenticateRequestData data) {
+    private Step saslToken(SaslAuthenticateRequestData data, short version, long nowNanos) {
         try {
             byte[] token = server.evaluateResponse(data.authBytes());
+            long lifetimeMs = 0;
             if (server.isComplete()) {
+                KafkaPrincipal authenticated = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, server.getAuthorizationID());
+                if (reauthenticating && !authenticated.equals(principal)) {
+                    throw new SaslAuthenticationException(String.format(
+                            "Cannot change principals during re-authentication from %s.%s: %s.%s",
+                            principal.getPrincipalType(), principal.getName(),
+                            authenticated.getPrincipalType(), authenticated.getName()));
+                }
                 state = State.COMPLETE;
-                principal = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, server.getAuthorizationID());
+                principal = authenticated;
+                lifetimeMs = listener.maxReauthenticationMs();
+                sessionExpiresAtNanos = nowNanos + lifetimeMs * 1_000_000;
             }
+            // A v0 client cannot re-authenticate; its session still expires, and then its connection closes.
             return Step.answer(new SaslAuthenticateResponseData().setErrorCode(Errors.NONE.code())
-                    .setAuthBytes(token == null ? new byte[0] : token).setSessionLifetimeMs(0));
+                    .setAuthBytes(token == null ? new byte[0] : token).setSessionLifetimeMs(version > 0 ? lifetimeMs : 0));
         } catch (SaslAuthenticationException e) {
             return failed(e.getMessage());
         } catch (SaslException e) {
             // Kafka does not send the SASL server's own message: it may tell whether the user exists.
-            return failed("Authentication failed during authentication due to invalid credentials with SASL mechanism "
-                    + mechanism);
+            return failed("Authentication failed during " + (reauthenticating ? "re-authentication" : "authentication")
+                    + " due to invalid credentials with SASL mechanism " + mechanism);
         }
     }
 

@@ -21,6 +21,7 @@ public final class ClusterSecurity {
     private final List<SecurityProtocol> protocols;
     private final List<String> saslMechanisms;
     private final boolean mutualTls;
+    private final long maxReauthenticationMs;
     private final SslPrincipalMapper principalMapper;
     private final SaslCredentials credentials;
     private final CertificateAuthority ca;
@@ -31,15 +32,18 @@ public final class ClusterSecurity {
     /**
      * @param users SASL users and their passwords: PLAIN accepts them, and each enabled SCRAM mechanism gets a credential
      * @param principalMappingRules ssl.principal.mapping.rules, "DEFAULT" for the certificate's whole distinguished name
+     * @param maxReauthenticationMs connections.max.reauth.ms (0: SASL sessions never expire)
      */
     public ClusterSecurity(String clusterName, List<SecurityProtocol> protocols, List<String> saslMechanisms,
-                           Map<String, String> users, boolean mutualTls, String principalMappingRules) {
+                           Map<String, String> users, boolean mutualTls, String principalMappingRules,
+                           long maxReauthenticationMs) {
         if (protocols.isEmpty()) {
             throw new IllegalArgumentException("A cluster needs at least one listener");
         }
         this.protocols = List.copyOf(protocols);
         this.saslMechanisms = List.copyOf(saslMechanisms);
         this.mutualTls = mutualTls;
+        this.maxReauthenticationMs = maxReauthenticationMs;
         this.principalMapper = SslPrincipalMapper.fromRules(principalMappingRules);
         this.credentials = new SaslCredentials(saslMechanisms.contains("PLAIN") ? users : Map.of());
         for (String mechanism : saslMechanisms) {
@@ -54,7 +58,7 @@ public final class ClusterSecurity {
 
     /** The one PLAINTEXT listener of a cluster that asked for no security. */
     public static ClusterSecurity plaintext() {
-        return new ClusterSecurity("samsa", List.of(SecurityProtocol.PLAINTEXT), List.of(), Map.of(), false, "DEFAULT");
+        return new ClusterSecurity("samsa", List.of(SecurityProtocol.PLAINTEXT), List.of(), Map.of(), false, "DEFAULT", 0);
     }
 
     public List<SecurityProtocol> protocols() {
@@ -83,7 +87,7 @@ public final class ClusterSecurity {
                 boolean sasl = protocol == SecurityProtocol.SASL_PLAINTEXT || protocol == SecurityProtocol.SASL_SSL;
                 listeners.add(new ListenerSecurity(protocol, tls ? SslContexts.server(identity, ca.certificate()) : null,
                         mutualTls && protocol == SecurityProtocol.SSL, principalMapper,
-                        sasl ? saslMechanisms : List.of(), credentials));
+                        sasl ? saslMechanisms : List.of(), credentials, maxReauthenticationMs));
             }
             return List.copyOf(listeners);
         });

@@ -12,12 +12,14 @@ import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
  *
  * @param sslContext null unless the protocol is SSL or SASL_SSL
  * @param principalMapper turns a client certificate's distinguished name into a user name (ssl.principal.mapping.rules)
+ * @param maxReauthenticationMs connections.max.reauth.ms: a SASL session's lifetime, 0 for sessions that never expire
  */
 public record ListenerSecurity(SecurityProtocol protocol, SSLContext sslContext, boolean clientAuthRequired,
-                               SslPrincipalMapper principalMapper, List<String> saslMechanisms, SaslCredentials credentials) {
+                               SslPrincipalMapper principalMapper, List<String> saslMechanisms, SaslCredentials credentials,
+                               long maxReauthenticationMs) {
 
     public static final ListenerSecurity PLAINTEXT = new ListenerSecurity(SecurityProtocol.PLAINTEXT, null, false,
-            SslPrincipalMapper.fromRules("DEFAULT"), List.of(), new SaslCredentials(java.util.Map.of()));
+            SslPrincipalMapper.fromRules("DEFAULT"), List.of(), new SaslCredentials(java.util.Map.of()), 0);
 
     public ListenerSecurity {
         if (usesTls(protocol) != (sslContext != null)) {

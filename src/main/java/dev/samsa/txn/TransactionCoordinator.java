@@ -549,9 +549,18 @@ public final class TransactionCoordinator {
      * timeout, as Kafka's abortTimedOutTransactions finds it (start + timeout < now), so not a millisecond before.
      */
     private void armTimeout(TransactionCoordinatorShard shard, TransactionMetadata m) {
-        cluster.scheduler().schedule(timeoutKey(m.transactionalId()), m.startTimeMs() + m.timeoutMs() + 1, () -> {
+        abortWhenTimedOut(shard, m, m.startTimeMs() + m.timeoutMs() + 1);
+    }
+
+    /** A fence that could not be written is tried again a cleanup interval later, as Kafka's next abort scan would. */
+    private void abortWhenTimedOut(TransactionCoordinatorShard shard, TransactionMetadata m, long atMs) {
+        cluster.scheduler().schedule(timeoutKey(m.transactionalId()), atMs, () -> {
             if (isCurrent(shard, m)) {
                 fenceAndAbort(shard, m, error -> {
+                    if (error != Errors.NONE && isCurrent(shard, m)) {
+                        abortWhenTimedOut(shard, m, cluster.nowMs()
+                                + configs(shard.brokerId()).getInt("transaction.abort.timed.out.transaction.cleanup.interval.ms"));
+                    }
                 });
             }
         });
@@ -643,6 +652,13 @@ public final class TransactionCoordinator {
     }
 
     private CoordinatorRuntime.Write write(TransactionCoordinatorShard shard, SimpleRecord next, Consumer<Errors> done) {
+        Partition partition = cluster.metadata().partition(new TopicPartition(TRANSACTION_STATE_TOPIC, shard.partition()));
+        if (partition != null && partition.isrSeenBy(shard.brokerId()).size()
+                < cluster.metadata().effectiveConfig(partition.topic(), shard.brokerId()).minInsyncReplicas()) {
+            // Kafka appends transaction state with acks=-1: NOT_ENOUGH_REPLICAS, which it answers as COORDINATOR_NOT_AVAILABLE.
+            done.accept(Errors.COORDINATOR_NOT_AVAILABLE);
+            return null;
+        }
         MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, next);
         CoordinatorRuntime.Write write;
         try {

@@ -18,12 +18,15 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code sendOffsetsToTransaction} with the real producer and consumer (KIP-447): the group member's offsets stay
  * pending while the transaction is open, so the consumer's {@code committed()} (which always asks with requireStable)
  * gets UNSTABLE_OFFSET_COMMIT, retries, and gives up at its timeout; once the transaction commits the offsets are the
- * group's, once it aborts the old ones stay.
+ * group's, once it aborts the old ones stay. Under transaction version 1 (AddOffsetsToTxn, then TxnOffsetCommit v4)
+ * and 2 (TxnOffsetCommit v5 adds the group's partition itself; the epoch is bumped at every end).
  */
 class TransactionalOffsetsClientTest {
 
@@ -53,9 +56,10 @@ class TransactionalOffsetsClientTest {
         return new KafkaConsumer<>(config);
     }
 
-    @Test
-    void offsetsSentToATransactionAreUnstableUntilItCommits() {
-        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).topic("orders", 1, 3).start();
+    @ParameterizedTest(name = "transaction.version {0}")
+    @ValueSource(ints = {1, 2})
+    void offsetsSentToATransactionAreUnstableUntilItCommits(int transactionVersion) {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).transactionVersion(transactionVersion).topic("orders", 1, 3).start();
              KafkaProducer<String, String> producer = transactionalProducer(cluster, "tx-billing");
              KafkaConsumer<String, String> observer = observer(cluster, "billing")) {
             KafkaConsumer<String, String> consumer = member(cluster, "billing");
@@ -85,9 +89,10 @@ class TransactionalOffsetsClientTest {
         }
     }
 
-    @Test
-    void anAbortedTransactionLeavesTheOffsetsCommittedBefore() {
-        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).topic("orders", 1, 3).start();
+    @ParameterizedTest(name = "transaction.version {0}")
+    @ValueSource(ints = {1, 2})
+    void anAbortedTransactionLeavesTheOffsetsCommittedBefore(int transactionVersion) {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).transactionVersion(transactionVersion).topic("orders", 1, 3).start();
              KafkaProducer<String, String> producer = transactionalProducer(cluster, "tx-billing");
              KafkaConsumer<String, String> observer = observer(cluster, "billing")) {
             KafkaConsumer<String, String> consumer = member(cluster, "billing");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.samsa.KafkaCluster;
+import dev.samsa.TxnState;
 import dev.samsa.event.TxnStateChanged;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +17,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,7 +26,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -247,19 +246,10 @@ class KafkaStreamsTest {
         }
     }
 
-    /**
-     * The broker leading the {@code __transaction_state} partition of the application's transactional id, found as
-     * Kafka finds it: {@code abs(transactionalId.hashCode()) % partitions} (TransactionStateManager.partitionFor).
-     */
-    private static int transactionCoordinator(KafkaCluster cluster, String applicationId) throws Exception {
-        String transactionalId = cluster.events().events(TxnStateChanged.class).stream()
-                .map(TxnStateChanged::transactionalId).filter(id -> id.startsWith(applicationId + "-"))
-                .findFirst().orElseThrow();
-        try (Admin admin = Admin.create(cluster.adminConfig())) {
-            int partitions = admin.describeTopics(List.of("__transaction_state")).allTopicNames().get()
-                    .get("__transaction_state").partitions().size();
-            return cluster.partition("__transaction_state", Utils.abs(transactionalId.hashCode()) % partitions).leader();
-        }
+    /** The transactional id of the application's (one) Streams producer, as its coordinator recorded it. */
+    private static String transactionalId(KafkaCluster cluster, String applicationId) {
+        return cluster.events().events(TxnStateChanged.class).stream().map(TxnStateChanged::transactionalId)
+                .filter(id -> id.startsWith(applicationId + "-")).findFirst().orElseThrow();
     }
 
     @Test
@@ -281,7 +271,10 @@ class KafkaStreamsTest {
             // so a transaction is open across the crash and its successor coordinator must finish or abort it; the
             // broker comes back while Streams works through the last third.
             produceLines(cluster, third, 2 * third);
-            int coordinator = transactionCoordinator(cluster, "word-count-eos");
+            String transactionalId = transactionalId(cluster, "word-count-eos");
+            await().atMost(30, TimeUnit.SECONDS).pollInterval(Duration.ZERO)
+                    .until(() -> cluster.transaction(transactionalId).state() == TxnState.ONGOING);
+            int coordinator = cluster.transaction(transactionalId).coordinator();
             cluster.broker(coordinator).crash();
             produceLines(cluster, 2 * third, lines - third / 2);
             cluster.broker(coordinator).restart();

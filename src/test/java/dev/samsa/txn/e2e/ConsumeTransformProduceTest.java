@@ -90,18 +90,24 @@ class ConsumeTransformProduceTest {
             }));
             Map<String, Long> copies = readAll(cluster, IsolationLevel.READ_COMMITTED, outputs).stream()
                     .collect(Collectors.groupingBy(ConsumerRecord::value, Collectors.counting()));
-            Map<String, Long> notOnce = new HashMap<>();
+            List<Integer> missing = new ArrayList<>();
+            List<Integer> duplicated = new ArrayList<>();
             for (int i = 0; i < RECORDS; i++) {
                 long n = copies.getOrDefault("enriched-" + i, 0L);
-                if (n != 1) {
-                    notOnce.put("enriched-" + i, n);
+                if (n == 0) {
+                    missing.add(i);
+                } else if (n > 1) {
+                    duplicated.add(i);
                 }
             }
-            assertThat(notOnce).as("outputs not seen exactly once at read_committed").isEmpty();
+            assertThat(missing).as("inputs missing from the output at read_committed (%d sends by %d instances)",
+                    sends, instances).isEmpty();
+            assertThat(duplicated).as("inputs more than once in the output at read_committed").isEmpty();
             assertThat(copies).hasSize(RECORDS);
-            // What the killed instances sent before they died is in the log, aborted: read_uncommitted sees it (a
-            // send still in the producer when it was closed never left it).
-            assertThat(readAll(cluster, IsolationLevel.READ_UNCOMMITTED, outputs)).hasSizeBetween(RECORDS + 1, sends);
+            // What the killed instances sent before they died may be in the log, aborted: read_uncommitted sees it.
+            // Possibly none: a send still in the producer when it was closed never left it, and under transaction
+            // version 2 (the default) a send that reaches its leader after the successor's InitProducerId is refused.
+            assertThat(readAll(cluster, IsolationLevel.READ_UNCOMMITTED, outputs)).hasSizeBetween(RECORDS, sends);
         }
     }
 
