@@ -103,7 +103,7 @@ public final class Handlers {
                 serves(new DescribeTransactionsHandler(), 0, 0),
                 serves(new ListTransactionsHandler(), 0, 2),
 
-                serves(new SaslHandshakeHandler(), 1, 1),
+                serves(new SaslHandshakeHandler(), 0, 1),
                 serves(new SaslAuthenticateHandler(), 0, 2),
                 serves(new DescribeUserScramCredentialsHandler(), 0, 0),
                 serves(new AlterUserScramCredentialsHandler(), 0, 0)));

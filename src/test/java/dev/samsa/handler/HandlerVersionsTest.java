@@ -62,7 +62,7 @@ class HandlerVersionsTest {
             ApiKeys.DESCRIBE_TRANSACTIONS, "0-0",
             ApiKeys.LIST_TRANSACTIONS, "0-2",
 
-            ApiKeys.SASL_HANDSHAKE, "1-1",
+            ApiKeys.SASL_HANDSHAKE, "0-1",
             ApiKeys.SASL_AUTHENTICATE, "0-2",
             ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, "0-0",
             ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, "0-0");

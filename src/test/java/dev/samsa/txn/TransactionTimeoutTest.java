@@ -21,7 +21,7 @@ class TransactionTimeoutTest {
 
     @Test
     void anOpenTransactionIsAbortedWhenTheClockPassesItsTimeoutAndNotAMillisecondBefore() throws Exception {
-        // Transaction version 1, which the last assertion is about (version 2: dev.samsa.txn.tv2.EpochBumpTest).
+        // Transaction version 1, which the last assertion is about (version 2: dev.samsa.txn.tv2.TimedOutTransactionTest).
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(11).transactionVersion(1).topic("orders", 1, 3)
                 .clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z"))).start();
              KafkaProducer<String, String> producer = TxnClients.transactionalProducer(cluster, "tx-slow",
