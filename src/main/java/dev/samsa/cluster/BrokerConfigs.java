@@ -42,6 +42,10 @@ public final class BrokerConfigs {
         define("connections.max.reauth.ms", Type.LONG, "0");
         define("default.replication.factor", Type.INT, "1");
         define("delete.topic.enable", Type.BOOLEAN, "true");
+        define("group.consumer.assignors", Type.STRING, "uniform,range");
+        define("group.consumer.heartbeat.interval.ms", Type.INT, "5000");
+        define("group.consumer.max.size", Type.INT, "2147483647");
+        define("group.consumer.session.timeout.ms", Type.INT, "45000");
         define("group.initial.rebalance.delay.ms", Type.INT, "3000");
         define("group.max.session.timeout.ms", Type.INT, "1800000");
         define("group.max.size", Type.INT, "2147483647");
@@ -63,6 +67,7 @@ public final class BrokerConfigs {
         define("replica.lag.time.max.ms", Type.LONG, "30000");
         define("socket.request.max.bytes", Type.INT, "104857600");
         define("request.timeout.ms", Type.INT, "30000");
+        define("transaction.abort.timed.out.transaction.cleanup.interval.ms", Type.INT, "10000");
         define("transaction.max.timeout.ms", Type.INT, "900000");
         DEF.define("transactional.id.expiration.ms", Type.INT, 604800000, ConfigDef.Range.atLeast(1), Importance.HIGH,
                 "transactional.id.expiration.ms");

@@ -22,10 +22,10 @@ import org.apache.kafka.common.requests.FetchResponse;
 /**
  * Fetch v4-18 for consumers (followers replicate in-process). Long-polls: with less than minBytes available the
  * fetch is parked until an append brings enough or maxWaitMs passes (capped in wall time too). Reads whole batches
- * from the one containing the fetch offset, up to the high watermark (read_committed: the last stable offset, with
- * the aborted transactions overlapping what it returns; read_uncommitted gets null for those, as from Kafka), within the partition's and the request's
- * max bytes, always returning at least the first batch of the first partition with data so a large batch never
- * stalls a consumer. Sessions per {@link FetchSessionCache}. Rack-aware replica selection and diverging-epoch
+ * from the one containing the fetch offset, up to the high watermark (read_committed: up to the last stable offset,
+ * with the aborted transactions overlapping what it returns; read_uncommitted gets null for those, as from Kafka),
+ * within the partition's and the request's max bytes, always returning at least the first batch of the first
+ * partition with data so a large batch never stalls a consumer. Sessions per {@link FetchSessionCache}. Rack-aware replica selection and diverging-epoch
  * detection for followers are not implemented.
  */
 final class FetchHandler implements ApiHandler {

@@ -156,6 +156,22 @@ class TransactionCoordinatorTest {
         assertThat(answer.get().error()).isEqualTo(Errors.INVALID_REQUEST);
     }
 
+    @Test
+    void belowTheStateTopicsMinIsrTheCoordinatorIsNotAvailableAndNothingIsWritten(@TempDir Path other) {
+        try (CoordinatorFixture small = new CoordinatorFixture(other, 2, Map.of("transaction.state.log.replication.factor", "2"))) {
+            TransactionCoordinator coordinatorOfSmall = small.call(() -> new TransactionCoordinator(small.state));
+            int leader = small.call(() -> coordinatorOfSmall.findCoordinator(1, "tx"));
+            small.shutDown(3 - leader);
+
+            AtomicReference<TransactionCoordinator.InitResult> answer = new AtomicReference<>();
+            small.run(() -> coordinatorOfSmall.initProducerId(leader, "tx", 1000, NO_ID, NO_EPOCH, answer::set));
+
+            assertThat(answer.get().error()).as("transaction.state.log.min.isr=2, one replica in sync")
+                    .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+            assertThat(small.call(() -> coordinatorOfSmall.transaction("tx"))).isNull();
+        }
+    }
+
     /** The markers are written after the answer, as replication lets them. */
     private void awaitState(TransactionState state) {
         Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))

@@ -14,6 +14,7 @@ import dev.samsa.TxnState;
 import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -24,15 +25,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.junit.jupiter.api.Test;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code transaction.timeout.ms} is an age deadline on the cluster clock. Kafka's coordinator aborts a transaction
  * when {@code txnStartTimestamp + txnTimeoutMs < now} (TransactionStateManager.timedOutTransactions): still open at
  * the deadline itself, aborted one millisecond after it. The abort bumps the epoch, so the producer's next send is
  * refused with INVALID_PRODUCER_EPOCH, as in Kafka's TransactionsTest testFencingOnTransactionExpiration, under
- * transaction versions 1 and 2 alike. (dev.samsa.txn.TransactionTimeoutTest follows the coordinator's states through
- * the same deadline.)
+ * transaction versions 1 and 2 alike; what its abort then meets differs by version. (dev.samsa.txn.TransactionTimeoutTest
+ * follows the coordinator's states through the same deadline.)
  */
 class TransactionTimeoutTest {
 
@@ -40,10 +43,13 @@ class TransactionTimeoutTest {
     private static final String TRANSACTIONAL_ID = "slow-writer";
     private static final int TIMEOUT_MS = 10_000;
 
-    @Test
-    void anOpenTransactionIsAbortedOneMillisecondAfterItsTimeoutAndTheProducersNextSendIsRefused() throws Exception {
+    @ParameterizedTest(name = "transaction version {0}")
+    @ValueSource(ints = {1, 2})
+    void anOpenTransactionIsAbortedOneMillisecondAfterItsTimeoutAndTheProducersNextSendIsRefused(int transactionVersion)
+            throws Exception {
         ClusterClock clock = ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z"));
-        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).clock(clock).topic(TOPIC, 1, 3).start();
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).clock(clock).transactionVersion(transactionVersion)
+                .topic(TOPIC, 1, 3).start();
                 KafkaProducer<String, String> producer = transactionalProducer(cluster, TRANSACTIONAL_ID,
                         Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, TIMEOUT_MS))) {
             PartitionView partition = cluster.partition(TOPIC, 0);
@@ -78,9 +84,25 @@ class TransactionTimeoutTest {
                     .hasCauseInstanceOf(InvalidProducerEpochException.class);
 
             List<TopicPartition> partitions = List.of(new TopicPartition(TOPIC, 0));
-            assertThat(values(readAll(cluster, IsolationLevel.READ_COMMITTED, partitions))).isEmpty();
+            if (transactionVersion == 1) {
+                // Version 1: the producer's abort carries the old epoch, and the coordinator calls it fenced.
+                assertThatThrownBy(producer::abortTransaction).isInstanceOf(ProducerFencedException.class);
+            } else {
+                // Version 2: an abort one epoch behind a completed abort is a retry of it (TransactionCoordinator's
+                // end-transaction table: CompleteAbort, Abort, Retry = NONE); the producer takes the bumped epoch
+                // from the EndTxn response and goes on.
+                producer.abortTransaction();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>(TOPIC, 0, "k", "next")).get();
+                producer.commitTransaction();
+                await().atMost(10, TimeUnit.SECONDS).until(() -> partition.lastStableOffset() == 5);
+            }
+            List<String> committed = transactionVersion == 1 ? List.of() : List.of("next");
+            assertThat(values(readAll(cluster, IsolationLevel.READ_COMMITTED, partitions))).isEqualTo(committed);
+            List<String> written = new ArrayList<>(List.of("left-open-0", "left-open-1"));
+            written.addAll(committed);
             assertThat(values(readAll(cluster, IsolationLevel.READ_UNCOMMITTED, partitions)))
-                    .as("the late send never reached the log").containsExactly("left-open-0", "left-open-1");
+                    .as("the late send never reached the log").isEqualTo(written);
         }
     }
 }

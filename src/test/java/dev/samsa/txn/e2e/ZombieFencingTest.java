@@ -18,28 +18,30 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Two producers with one transactional.id on three brokers: the second's initTransactions bumps the epoch and aborts
  * the first's open transaction, after which the first (the zombie) can neither commit nor write anything a
- * read_committed consumer would see. The errors are Kafka 4.1's under transaction version 2 (its TransactionsTest
- * testFencingOnCommit and testFencingOnSend): the coordinator answers the zombie's EndTxn with PRODUCER_FENCED, and
- * a partition leader answers its produce with INVALID_PRODUCER_EPOCH (the leader's verification turns the
- * coordinator's PRODUCER_FENCED into it).
+ * read_committed consumer would see. The errors are Kafka 4.1's (its TransactionsTest testFencingOnCommit and
+ * testFencingOnSend), the same under transaction versions 1 and 2: the coordinator answers the zombie's EndTxn with
+ * PRODUCER_FENCED, and a partition leader answers its produce with INVALID_PRODUCER_EPOCH (the leader's verification
+ * turns the coordinator's PRODUCER_FENCED into it).
  */
 class ZombieFencingTest {
 
     private static final String TOPIC = "ledger";
     private static final String TRANSACTIONAL_ID = "ledger-writer";
 
-    private static KafkaCluster cluster() {
-        return KafkaCluster.builder().brokers(3).topic(TOPIC, 2, 3).start();
+    private static KafkaCluster cluster(int transactionVersion) {
+        return KafkaCluster.builder().brokers(3).transactionVersion(transactionVersion).topic(TOPIC, 2, 3).start();
     }
 
-    @Test
-    void theOlderProducerIsFencedOnCommitAndItsTransactionIsAborted() throws Exception {
-        try (KafkaCluster cluster = cluster();
+    @ParameterizedTest(name = "transaction version {0}")
+    @ValueSource(ints = {1, 2})
+    void theOlderProducerIsFencedOnCommitAndItsTransactionIsAborted(int transactionVersion) throws Exception {
+        try (KafkaCluster cluster = cluster(transactionVersion);
                 KafkaProducer<String, String> zombie = transactionalProducer(cluster, TRANSACTIONAL_ID);
                 KafkaProducer<String, String> successor = transactionalProducer(cluster, TRANSACTIONAL_ID)) {
             zombie.initTransactions();
@@ -62,9 +64,10 @@ class ZombieFencingTest {
         }
     }
 
-    @Test
-    void theOlderProducerIsFencedOnSendAndNothingItSendsAfterTheFenceIsWritten() throws Exception {
-        try (KafkaCluster cluster = cluster();
+    @ParameterizedTest(name = "transaction version {0}")
+    @ValueSource(ints = {1, 2})
+    void theOlderProducerIsFencedOnSendAndNothingItSendsAfterTheFenceIsWritten(int transactionVersion) throws Exception {
+        try (KafkaCluster cluster = cluster(transactionVersion);
                 KafkaProducer<String, String> zombie = transactionalProducer(cluster, TRANSACTIONAL_ID);
                 KafkaProducer<String, String> successor = transactionalProducer(cluster, TRANSACTIONAL_ID)) {
             zombie.initTransactions();
