@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 import dev.samsa.log.store.MappedStoreFactory;
+import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.record.FileRecords;
 import org.apache.kafka.common.record.RecordBatch;
 import org.slf4j.Logger;
@@ -123,9 +125,12 @@ final class LogLoader {
         long baseOffset = LogFileUtils.offsetFromFileName(swap);
         long lastOffset = -1L;
         try (FileRecords records = FileRecords.open(swap.toFile())) {
-            for (RecordBatch batch : records.batches()) {
-                lastOffset = batch.lastOffset();
+            Iterator<? extends RecordBatch> batches = records.batches().iterator();
+            while (batches.hasNext()) {
+                lastOffset = batches.next().lastOffset();
             }
+        } catch (CorruptRecordException e) {
+            // Zeros after the last batch, as a file that was once mapped has; the batches before them count.
         }
         for (long segment : segmentBaseOffsets(dir)) {
             if (segment >= baseOffset && segment <= lastOffset) {
