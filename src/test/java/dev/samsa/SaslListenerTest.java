@@ -111,6 +111,28 @@ class SaslListenerTest {
     }
 
     @Test
+    void afterAVersion0HandshakeTheTokensAreRaw() throws Exception {
+        try (RawConnection connection = connectSasl()) {
+            SaslHandshakeResponse handshake = connection.send(
+                    new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")).build((short) 0));
+            assertThat(Errors.forCode(handshake.data().errorCode())).isEqualTo(Errors.NONE);
+            connection.writeFrame(java.nio.ByteBuffer.wrap("\0alice\0alice-secret".getBytes(StandardCharsets.UTF_8)));
+            assertThat(connection.readFrame().remaining()).as("PLAIN's empty server token, size-prefixed").isZero();
+            MetadataResponse metadata = connection.send(MetadataRequest.Builder.allTopics().build((short) 12));
+            assertThat(metadata.brokers()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aWrongRawTokenClosesTheConnectionUnanswered() throws Exception {
+        try (RawConnection connection = connectSasl()) {
+            connection.send(new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")).build((short) 0));
+            connection.writeFrame(java.nio.ByteBuffer.wrap("\0alice\0wrong".getBytes(StandardCharsets.UTF_8)));
+            await().atMost(Duration.ofSeconds(10)).until(connection::closedByPeer);
+        }
+    }
+
+    @Test
     void aPlaintextConnectionIsToldSaslIsIllegalThere() throws Exception {
         try (RawConnection connection = RawConnection.connect(port(Protocol.PLAINTEXT))) {
             SaslAuthenticateResponse response = connection.send(plain("alice", "alice-secret"));

@@ -1,21 +1,33 @@
 package dev.samsa.cli;
 
 import dev.samsa.KafkaCluster;
+import dev.samsa.Security;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * Starts a cluster for clients in any language:
  * {@code java -jar samsa-standalone.jar --brokers N --port P [--config key=value]... [--topic name:partitions:rf]...}.
- * Prints exactly one line {@code bootstrap.servers=127.0.0.1:P1,...} on stdout when ready, then runs until SIGTERM
+ * Prints the line {@code bootstrap.servers=127.0.0.1:P1,...} on stdout when ready, then runs until SIGTERM
  * or Ctrl-C and closes cleanly. Bad arguments print one line naming the problem and the usage on stderr and exit
  * with status 2; {@code --help} prints the usage on stdout and exits with 0.
+ *
+ * <p>Security: {@code --listener PROTOCOL} (repeatable; the first is the one bootstrap.servers names),
+ * {@code --user name:password} (repeatable), {@code --sasl-mechanism NAME} (repeatable; the first is the one client
+ * configs use) and {@code --mutual-tls}. Then, after the ready line, one line {@code client.config=<file>} per user
+ * (or one for no user): a Java client properties file, and beside it the same for librdkafka (kcat -F, KafkaJS users
+ * read it too) ending in {@code .librdkafka.properties}, with the CA and any client certificate as PEM files. The
+ * files live in the data directory, so they go when the cluster does unless {@code --config} gave none.
  */
 public final class Standalone {
 
     static final String USAGE = "Usage: java -jar samsa-standalone.jar [--brokers N] [--port P] [--seed N]"
-            + " [--config key=value]... [--topic name:partitions:replicationFactor]...";
+            + " [--config key=value]... [--topic name:partitions:replicationFactor]..."
+            + " [--listener PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL]... [--user name:password]..."
+            + " [--sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512]... [--mutual-tls]";
 
     private Standalone() {
     }
@@ -31,8 +43,9 @@ public final class Standalone {
             return;
         }
         KafkaCluster cluster;
+        Options options = new Options();
         try {
-            cluster = parse(args).start();
+            cluster = parse(args, options).start();
         } catch (IllegalArgumentException e) {
             // A bad option, topic or broker config: one line naming it, no stack trace.
             System.err.println(e.getMessage());
@@ -47,15 +60,57 @@ public final class Standalone {
         }, "samsa-shutdown"));
         PrintStream out = System.out;
         out.println("bootstrap.servers=" + cluster.bootstrapServers());
+        if (options.secured()) {
+            for (int i = 0; i < options.users.size(); i++) {
+                out.println("client.config=" + ClientConfigFiles.write(cluster, options.users.get(i), options.passwords.get(i)));
+            }
+            if (options.users.isEmpty() && !options.mutualTls && options.listeners.stream().noneMatch(p -> p.name().startsWith("SASL"))) {
+                out.println("client.config=" + ClientConfigFiles.write(cluster, null, null));
+            }
+        }
         out.flush();
         stopped.await();
     }
 
+    /** The security options, gathered while parsing and given to the builder once all are known. */
+    static final class Options {
+        final List<Security.Protocol> listeners = new ArrayList<>();
+        final List<Security.Mechanism> mechanisms = new ArrayList<>();
+        final List<String> users = new ArrayList<>();
+        final List<String> passwords = new ArrayList<>();
+        boolean mutualTls;
+
+        boolean secured() {
+            return !listeners.isEmpty();
+        }
+
+        Security security() {
+            Security security = Security.listeners(listeners.get(0),
+                    listeners.subList(1, listeners.size()).toArray(Security.Protocol[]::new));
+            if (!mechanisms.isEmpty()) {
+                security = security.mechanisms(mechanisms.get(0),
+                        mechanisms.subList(1, mechanisms.size()).toArray(Security.Mechanism[]::new));
+            }
+            for (int i = 0; i < users.size(); i++) {
+                security = security.user(users.get(i), passwords.get(i));
+            }
+            return mutualTls ? security.mutualTls() : security;
+        }
+    }
+
     /** @throws IllegalArgumentException naming the bad argument */
     static KafkaCluster.Builder parse(String[] args) {
+        return parse(args, new Options());
+    }
+
+    private static KafkaCluster.Builder parse(String[] args, Options options) {
         KafkaCluster.Builder builder = KafkaCluster.builder();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
+            if (arg.equals("--mutual-tls")) {
+                options.mutualTls = true;
+                continue;
+            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException("Missing value after " + arg);
             }
@@ -78,10 +133,32 @@ public final class Standalone {
                     }
                     builder.topic(parts[0], parseInt(arg, parts[1]), parseInt(arg, parts[2]));
                 }
+                case "--listener" -> options.listeners.add(parseEnum(arg, value, Security.Protocol.class));
+                case "--sasl-mechanism" -> options.mechanisms.add(parseEnum(arg, value.replace('-', '_'), Security.Mechanism.class));
+                case "--user" -> {
+                    int colon = value.indexOf(':');
+                    if (colon <= 0) {
+                        throw new IllegalArgumentException("--user expects name:password, got '" + value + "'");
+                    }
+                    options.users.add(value.substring(0, colon));
+                    options.passwords.add(value.substring(colon + 1));
+                }
                 default -> throw new IllegalArgumentException("Unknown option " + arg);
             }
         }
-        return builder;
+        if (!options.secured() && (options.mutualTls || !options.users.isEmpty() || !options.mechanisms.isEmpty())) {
+            throw new IllegalArgumentException("--user, --sasl-mechanism and --mutual-tls need a --listener other than PLAINTEXT");
+        }
+        return options.secured() ? builder.security(options.security()) : builder;
+    }
+
+    private static <E extends Enum<E>> E parseEnum(String option, String value, Class<E> type) {
+        try {
+            return Enum.valueOf(type, value.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + " expects one of " + java.util.Arrays.toString(type.getEnumConstants())
+                    + ", got '" + value + "'");
+        }
     }
 
     private static long parseLong(String option, String value) {

@@ -42,6 +42,10 @@ public final class BrokerConfigs {
         define("connections.max.reauth.ms", Type.LONG, "0");
         define("default.replication.factor", Type.INT, "1");
         define("delete.topic.enable", Type.BOOLEAN, "true");
+        define("group.consumer.assignors", Type.STRING, "uniform,range");
+        define("group.consumer.heartbeat.interval.ms", Type.INT, "5000");
+        define("group.consumer.max.size", Type.INT, "2147483647");
+        define("group.consumer.session.timeout.ms", Type.INT, "45000");
         define("group.initial.rebalance.delay.ms", Type.INT, "3000");
         define("group.max.session.timeout.ms", Type.INT, "1800000");
         define("group.max.size", Type.INT, "2147483647");

@@ -6,11 +6,12 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * SaslHandshake v1-1. On a SASL listener the handshake is answered by the connection, before authentication and
+ * SaslHandshake v0-1. On a SASL listener the handshake is answered by the connection, before authentication and
  * for a re-authentication (network/SaslAuthenticator); what reaches the broker is a handshake on a connection that
  * needs none (PLAINTEXT, SSL) or has authenticated with re-authentication off (connections.max.reauth.ms=0), which
  * Kafka's KafkaApis answers with ILLEGAL_SASL_STATE, as here.
- * v0 (raw SASL tokens after the handshake, before KIP-152) is not served; kafka-clients has sent v1 since 1.0.
+ * After a v0 handshake the connection reads the SASL tokens raw, without Kafka headers (before KIP-152); librdkafka
+ * requires v0 in the advertised range even though it sends v1.
  */
 final class SaslHandshakeHandler implements ApiHandler {
 

@@ -2,6 +2,7 @@ package dev.samsa.handler;
 
 import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.LogAppendResult;
+import dev.samsa.cluster.Partition;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,9 +23,10 @@ import org.apache.kafka.common.requests.WriteTxnMarkersResponse;
  * WriteTxnMarkers v1 (kafka-clients 4.x encodes no other): appends each COMMIT or ABORT marker to its partitions on
  * this broker, as Kafka's handleWriteTxnMarkersRequest. Samsa's own coordinator writes its markers in-process; this is
  * the wire form that Admin.abortTransaction sends to a partition's leader to end a hanging transaction. Per partition:
- * UNKNOWN_TOPIC_OR_PARTITION for one the cluster does not have, the append's error (NOT_LEADER_OR_FOLLOWER,
- * NOT_ENOUGH_REPLICAS, INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED), else the outcome once replicated
- * (markers are acks=all): NONE, NOT_ENOUGH_REPLICAS_AFTER_APPEND, or REQUEST_TIMED_OUT after request.timeout.ms.
+ * UNKNOWN_TOPIC_OR_PARTITION for one this broker holds no replica of (as Kafka's onlinePartition), the append's
+ * error (NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS, INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED), else the
+ * outcome once replicated (markers are acks=all): NONE, NOT_ENOUGH_REPLICAS_AFTER_APPEND, or REQUEST_TIMED_OUT after
+ * request.timeout.ms.
  */
 final class WriteTxnMarkersHandler implements ApiHandler {
 
@@ -45,7 +47,8 @@ final class WriteTxnMarkersHandler implements ApiHandler {
         for (WritableTxnMarker marker : data.markers()) {
             Map<TopicPartition, Errors> results = errors.computeIfAbsent(marker.producerId(), id -> new HashMap<>());
             for (TopicPartition tp : partitions(marker)) {
-                if (broker.cluster().metadata().partition(tp) == null) {
+                Partition partition = broker.cluster().metadata().partition(tp);
+                if (partition == null || !partition.replicas().contains(broker.brokerId())) {
                     results.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
                     continue;
                 }

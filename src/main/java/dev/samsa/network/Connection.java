@@ -43,7 +43,11 @@ final class Connection implements KafkaRequest.Responder {
     }
 
     /** {@code request == null} ends the writer: the connection is closing. */
-    private record Outcome(KafkaRequest request, ApiMessage response, String closeReason) {
+    private record Outcome(KafkaRequest request, ApiMessage response, String closeReason, byte[] saslToken) {
+
+        Outcome(KafkaRequest request, ApiMessage response, String closeReason) {
+            this(request, response, closeReason, null);
+        }
     }
 
     private static final Reply END = new Reply(CompletableFuture.completedFuture(null));
@@ -113,7 +117,11 @@ final class Connection implements KafkaRequest.Responder {
                     reject("connection ended inside a frame of " + size + " bytes", null);
                     return;
                 }
-                if (!decodeAndDispatch(ByteBuffer.wrap(frame))) {
+                if (authenticator != null && authenticator.expectsRawToken()) {
+                    if (!rawSaslToken(frame)) {
+                        return;
+                    }
+                } else if (!decodeAndDispatch(ByteBuffer.wrap(frame))) {
                     return;
                 }
             }
@@ -179,6 +187,23 @@ final class Connection implements KafkaRequest.Responder {
     }
 
     /**
+     * A SASL token after a SaslHandshake v0: size-prefixed bytes without a Kafka header, answered the same way; a
+     * refused one closes the connection unanswered, as Kafka does.
+     */
+    private boolean rawSaslToken(byte[] token) {
+        SaslAuthenticator.RawStep step = authenticator.rawToken(token, System.nanoTime());
+        if (step.closeReason() != null) {
+            reject(step.closeReason(), null);
+            return false;
+        }
+        principal = authenticator.principal();
+        if (step.token() != null) {
+            replies.add(new Reply(CompletableFuture.completedFuture(new Outcome(null, null, null, step.token()))));
+        }
+        return true;
+    }
+
+    /**
      * The TLS handshake, before any request: a client that does not trust this broker's certificate, or whose own
      * certificate this broker does not trust, is refused here, and sees an SslAuthenticationException.
      */
@@ -231,6 +256,11 @@ final class Connection implements KafkaRequest.Responder {
                     out.flush();
                 }
                 Outcome outcome = reply.outcome.join();
+                if (outcome.saslToken != null) {
+                    out.writeInt(outcome.saslToken.length);
+                    out.write(outcome.saslToken);
+                    continue;
+                }
                 if (closed || outcome.request == null) {
                     break;
                 }

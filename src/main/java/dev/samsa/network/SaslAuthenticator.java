@@ -56,6 +56,10 @@ final class SaslAuthenticator {
         }
     }
 
+    /** The answer to a raw SASL token (after a SaslHandshake v0): a token to send (or none), or a reason to close. */
+    record RawStep(byte[] token, String closeReason) {
+    }
+
     private enum State { HANDSHAKE_OR_VERSIONS_REQUEST, AUTHENTICATE, COMPLETE }
 
     private final ListenerSecurity listener;
@@ -64,6 +68,8 @@ final class SaslAuthenticator {
     private SaslServer server;
     private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
     private boolean reauthenticating;
+    /** After a SaslHandshake v0 the tokens come without Kafka headers (before KIP-152's SaslAuthenticate). */
+    private boolean rawTokens;
     private long sessionExpiresAtNanos;
 
     SaslAuthenticator(ListenerSecurity listener) {
@@ -94,7 +100,10 @@ final class SaslAuthenticator {
         if (state == State.HANDSHAKE_OR_VERSIONS_REQUEST) {
             return switch (apiKey) {
                 case API_VERSIONS -> Step.DISPATCH;
-                case SASL_HANDSHAKE -> handshake(request.data());
+                case SASL_HANDSHAKE -> {
+                    rawTokens = request.version() == 0;
+                    yield handshake(request.data());
+                }
                 default -> Step.close("Unexpected Kafka request of type " + apiKey + " during SASL handshake.");
             };
         }
@@ -103,6 +112,26 @@ final class SaslAuthenticator {
             return Step.answerAndClose(request.body().getErrorResponse(0, new IllegalSaslStateException(message)).data(), message);
         }
         return saslToken(request.data(), request.version(), nowNanos);
+    }
+
+    boolean expectsRawToken() {
+        return rawTokens && state == State.AUTHENTICATE;
+    }
+
+    /** One raw token; Kafka closes the connection unanswered when the SASL server refuses it. */
+    RawStep rawToken(byte[] token, long nowNanos) {
+        try {
+            byte[] answer = server.evaluateResponse(token);
+            if (server.isComplete()) {
+                state = State.COMPLETE;
+                principal = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, server.getAuthorizationID());
+                sessionExpiresAtNanos = nowNanos + listener.maxReauthenticationMs() * 1_000_000;
+            }
+            return new RawStep(answer, null);
+        } catch (SaslException | SaslAuthenticationException e) {
+            return new RawStep(null, "SASL " + mechanism + " authentication failed (raw tokens after SaslHandshake v0): "
+                    + e.getMessage());
+        }
     }
 
     private Step handshake(SaslHandshakeRequestData data) {

@@ -91,7 +91,7 @@ public final class ClusterFixture implements AutoCloseable {
      * Moves wall time and lets the loop run the wall timers now due: they run after the first task, so the second one
      * sees what they did.
      */
-    void advanceWall(long ms) {
+    public void advanceWall(long ms) {
         wallNanos.addAndGet(ms * 1_000_000L);
         run(() -> { });
         run(() -> { });

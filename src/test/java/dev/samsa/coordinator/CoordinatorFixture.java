@@ -63,6 +63,11 @@ public final class CoordinatorFixture implements AutoCloseable {
         });
     }
 
+    /** Moves wall time and runs the wall timers now due (see {@link ClusterFixture#advanceWall}). */
+    public void advanceWall(long ms) {
+        cluster.advanceWall(ms);
+    }
+
     /** A controlled shutdown of {@code brokerId}: what it led moves to the next in-sync replica. */
     public void shutDown(int brokerId) {
         run(() -> state.controller().brokerStopped(brokerId, dev.samsa.cluster.Controller.Stop.SHUTDOWN, state.random()));

@@ -35,6 +35,7 @@ class HandlerVersionsTest {
             ApiKeys.FIND_COORDINATOR, "0-6",
             ApiKeys.JOIN_GROUP, "0-9",
             ApiKeys.HEARTBEAT, "0-4",
+            ApiKeys.CONSUMER_GROUP_HEARTBEAT, "0-1",
             ApiKeys.LEAVE_GROUP, "0-5",
             ApiKeys.SYNC_GROUP, "0-5",
             ApiKeys.DESCRIBE_GROUPS, "0-6",
@@ -62,7 +63,7 @@ class HandlerVersionsTest {
             ApiKeys.DESCRIBE_TRANSACTIONS, "0-0",
             ApiKeys.LIST_TRANSACTIONS, "0-2",
 
-            ApiKeys.SASL_HANDSHAKE, "1-1",
+            ApiKeys.SASL_HANDSHAKE, "0-1",
             ApiKeys.SASL_AUTHENTICATE, "0-2",
             ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, "0-0",
             ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, "0-0");

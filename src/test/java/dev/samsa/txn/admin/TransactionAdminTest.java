@@ -28,6 +28,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidRegularExpression;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.junit.jupiter.api.Test;
@@ -166,6 +168,36 @@ class TransactionAdminTest {
                 assertThat(consumer.endOffsets(List.of(tp))).containsEntry(tp, 2L);
                 assertThat(consumer.poll(Duration.ofMillis(500))).as("read_committed never sees the aborted record").isEmpty();
             }
+        }
+    }
+
+    @Test
+    void abortTransactionWithAnOlderProducerEpochIsRefusedAndTheTransactionStaysOpen() throws Exception {
+        try (KafkaCluster cluster = cluster(); Admin admin = Admin.create(cluster.adminConfig())) {
+            TopicPartition tp = new TopicPartition(TOPIC, 0);
+            try (KafkaProducer<String, String> first = producer(cluster, "epochs-tx")) {
+                first.initTransactions();
+            }
+            KafkaProducer<String, String> current = producer(cluster, "epochs-tx");
+            current.initTransactions();
+            current.beginTransaction();
+            current.send(new ProducerRecord<>(TOPIC, 0, "k", "open")).get();
+            ProducerState state = admin.describeProducers(List.of(tp)).partitionResult(tp).get().activeProducers().get(0);
+            assertThat(state.producerEpoch()).isEqualTo(1);
+
+            // As Kafka's log: a marker from an epoch older than the producer's is a zombie's.
+            assertThatThrownBy(() -> admin.abortTransaction(new AbortTransactionSpec(tp, state.producerId(), (short) 0, 0))
+                    .all().get()).hasCauseInstanceOf(InvalidProducerEpochException.class);
+            assertThat(cluster.partition(TOPIC, 0).lastStableOffset()).as("the transaction is still open").isZero();
+            current.close(Duration.ZERO);
+        }
+    }
+
+    @Test
+    void listTransactionsWithAnInvalidPatternFailsWithInvalidRegularExpression() {
+        try (KafkaCluster cluster = cluster(); Admin admin = Admin.create(cluster.adminConfig())) {
+            assertThatThrownBy(() -> admin.listTransactions(new ListTransactionsOptions().filterOnTransactionalIdPattern("tx-[")).all().get())
+                    .hasCauseInstanceOf(InvalidRegularExpression.class);
         }
     }
 

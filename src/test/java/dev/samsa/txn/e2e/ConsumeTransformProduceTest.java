@@ -104,9 +104,10 @@ class ConsumeTransformProduceTest {
                     sends, instances).isEmpty();
             assertThat(duplicated).as("inputs more than once in the output at read_committed").isEmpty();
             assertThat(copies).hasSize(RECORDS);
-            // What the killed instances sent before they died is in the log, aborted: read_uncommitted sees it (a
-            // send still in the producer when it was closed never left it).
-            assertThat(readAll(cluster, IsolationLevel.READ_UNCOMMITTED, outputs)).hasSizeBetween(RECORDS + 1, sends);
+            // What the killed instances sent before they died may be in the log, aborted: read_uncommitted sees it.
+            // Possibly none: a send still in the producer when it was closed never left it, and under transaction
+            // version 2 (the default) a send that reaches its leader after the successor's InitProducerId is refused.
+            assertThat(readAll(cluster, IsolationLevel.READ_UNCOMMITTED, outputs)).hasSizeBetween(RECORDS, sends);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.samsa.RawConnection;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -44,7 +45,7 @@ class HangingTransactionTest {
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
 
     @Test
-    void underVersion1WithoutVerificationALateProduceHangsTheLastStableOffsetUntilAdminAbortsIt() throws Exception {
+    void underVersion1WithoutVerificationALateProduceHangsTheLastStableOffsetUntilAdminAbortsTheTransaction() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).transactionVersion(1)
                 .brokerConfig("transaction.partition.verification.enable", "false").topic(TOPIC, 1, 3).start();
              Admin admin = Admin.create(cluster.adminConfig())) {
@@ -60,7 +61,13 @@ class HangingTransactionTest {
             assertThat(Tv2Clients.readAll(cluster, TOPIC, "read_uncommitted")).containsExactly("early", "late", "after");
             ProducerState hanging = producer(admin, beforeAbort.producerId());
             assertThat(hanging.currentTransactionStartOffset()).hasValue(late.baseOffset());
-            // ... and it stays so: nothing on the broker's side will ever end it.
+
+            // Nothing on the brokers' side will ever end it; the operator does, as kafka-transactions.sh --abort.
+            admin.abortTransaction(new AbortTransactionSpec(PARTITION, hanging.producerId(), (short) hanging.producerEpoch(),
+                    hanging.coordinatorEpoch().orElse(-1))).all().get();
+            await().until(() -> partition.lastStableOffset() == partition.highWatermark());
+            assertThat(Tv2Clients.readAll(cluster, TOPIC, "read_committed")).containsExactly("after");
+            assertThat(producer(admin, beforeAbort.producerId()).currentTransactionStartOffset()).isEmpty();
         }
     }
 
@@ -144,7 +151,6 @@ class HangingTransactionTest {
             producer.send(new ProducerRecord<>(TOPIC, "after"));
             producer.commitTransaction();
         }
-        PartitionView partition = cluster.partition(TOPIC, 0);
         await().until(() -> cluster.events().events(dev.samsa.event.TxnMarkerWritten.class).stream().anyMatch(m -> m.committed()));
     }
 
