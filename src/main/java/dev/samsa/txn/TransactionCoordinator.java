@@ -6,6 +6,7 @@ import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.Topic;
 import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.event.TxnStateChanged;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +56,8 @@ public final class TransactionCoordinator {
     private final TransactionMarkerWriter markers;
     /** Names the wall-time timers of retried implicit adds apart (a scheduled key replaces its namesake). */
     private long addRetries;
+    /** Implicit adds by transactional id, the running one first; see {@link #addPartitionsImplicitly}. */
+    private final Map<String, ArrayDeque<Runnable>> implicitAdds = new HashMap<>();
 
     /** Registers with {@code cluster}'s leadership changes: from now on, a partition's new leader loads its shard. */
     public TransactionCoordinator(ClusterState cluster) {
@@ -254,7 +257,31 @@ public final class TransactionCoordinator {
      */
     public void addPartitionsImplicitly(String transactionalId, long producerId, short producerEpoch,
                                         Set<TopicPartition> partitions, Consumer<Map<TopicPartition, Errors>> done) {
-        addPartitionsImplicitly(transactionalId, producerId, producerEpoch, partitions, ADD_PARTITIONS_RETRIES, done);
+        if (transactionalId == null) {
+            addPartitionsImplicitly(null, producerId, producerEpoch, partitions, ADD_PARTITIONS_RETRIES, done);
+            return;
+        }
+        // One at a time per transactional id, in arrival order: a producer keeps up to five produce requests in flight,
+        // and one held by a CONCURRENT_TRANSACTIONS retry must not be overtaken by the next, whose batch carries a
+        // later sequence (OUT_OF_ORDER_SEQUENCE_NUMBER). Kafka gets this order from reading one request at a time
+        // per connection.
+        ArrayDeque<Runnable> queue = implicitAdds.computeIfAbsent(transactionalId, id -> new ArrayDeque<>());
+        queue.add(() -> addPartitionsImplicitly(transactionalId, producerId, producerEpoch, partitions,
+                ADD_PARTITIONS_RETRIES, result -> {
+                    try {
+                        done.accept(result);
+                    } finally {
+                        queue.poll();
+                        if (queue.isEmpty()) {
+                            implicitAdds.remove(transactionalId);
+                        } else {
+                            queue.peek().run();
+                        }
+                    }
+                }));
+        if (queue.size() == 1) {
+            queue.peek().run();
+        }
     }
 
     private void addPartitionsImplicitly(String transactionalId, long producerId, short producerEpoch,
@@ -682,6 +709,14 @@ public final class TransactionCoordinator {
      */
     public TransactionMetadata describe(int brokerId, String transactionalId) {
         return runtime.activeShard(brokerId, transactionalId).get(transactionalId);
+    }
+
+    /**
+     * The partitions DescribeTransactions lists for {@code m}: those of the open transaction, or, once it is prepared,
+     * only those still waiting for their marker (Kafka removes each partition as its marker is written).
+     */
+    public Set<TopicPartition> describedPartitions(TransactionMetadata m) {
+        return m.state().isPrepare() ? markers.owedMarkers(m) : m.partitions();
     }
 
     /** ListTransactions at {@code brokerId}: every transactional id of the shards it coordinates (Admin asks each broker). */

@@ -16,6 +16,7 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -126,6 +127,32 @@ class CommitAndAbortTest {
             await().atMost(10, TimeUnit.SECONDS).until(() -> endOffset(committedReader, p0) == 9);
             assertThat(endOffset(uncommittedReader, p0)).isEqualTo(9);
             assertThat(cluster.partition(TOPIC, 0).lastStableOffset()).isEqualTo(9);
+        }
+    }
+
+    @Test
+    void transactionsWhoseBatchesArePipelinedCommitEveryRecordInOrder() throws Exception {
+        // Small batches and the default five requests in flight: a transaction's first batches reach the leader
+        // before the first is appended, as a busy producer's do (transaction version 2 verifies the first one with
+        // the coordinator, and the ones behind it must wait their turn).
+        Map<String, Object> pipelined = Map.of(ProducerConfig.BATCH_SIZE_CONFIG, 2048, ProducerConfig.LINGER_MS_CONFIG, 0);
+        List<String> sent = new ArrayList<>();
+        try (KafkaCluster cluster = cluster();
+                KafkaProducer<String, String> producer = transactionalProducer(cluster, "pipelined-tx", pipelined)) {
+            producer.initTransactions();
+            for (int t = 0; t < 10; t++) {
+                producer.beginTransaction();
+                for (int i = 0; i < 300; i++) {
+                    String value = "t" + t + "-" + i + "-" + "x".repeat(100);
+                    producer.send(new ProducerRecord<>(TOPIC, 0, null, value));
+                    sent.add(value);
+                }
+                producer.commitTransaction();
+            }
+            TopicPartition p0 = new TopicPartition(TOPIC, 0);
+            // 3,000 records and ten markers.
+            await().atMost(10, TimeUnit.SECONDS).until(() -> cluster.partition(TOPIC, 0).lastStableOffset() == 3010);
+            assertThat(values(readAll(cluster, IsolationLevel.READ_COMMITTED, List.of(p0)))).isEqualTo(sent);
         }
     }
 
