@@ -17,6 +17,14 @@ import dev.samsa.group.classic.ClassicGroups;
 import dev.samsa.group.classic.JoinRequest;
 import dev.samsa.group.classic.JoinResult;
 import dev.samsa.group.classic.SyncResult;
+import dev.samsa.group.modern.TopicMetadata;
+import dev.samsa.group.modern.consumer.ConsumerGroup;
+import dev.samsa.group.modern.consumer.ConsumerGroupConfig;
+import dev.samsa.group.modern.consumer.ConsumerGroupContext;
+import dev.samsa.group.modern.consumer.ConsumerGroupRecords;
+import dev.samsa.group.modern.consumer.ConsumerGroups;
+import dev.samsa.group.modern.consumer.HeartbeatRequest;
+import dev.samsa.group.modern.consumer.HeartbeatResult;
 import dev.samsa.time.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,16 +53,18 @@ import org.apache.kafka.common.record.SimpleRecord;
  * the offsets ({@link OffsetStore}), and appends every state change it makes to the partition's log through the
  * runtime. Owned by the cluster loop; takes no locks.
  *
- * <p>The KIP-848 consumer protocol (ConsumerGroupHeartbeat) would sit beside {@link ClassicGroups} as a second group
- * kind in the shard; it is not implemented.
+ * <p>The KIP-848 consumer protocol (ConsumerGroupHeartbeat, {@link ConsumerGroups}) keeps its groups beside the
+ * classic ones in the shard; a group id names a group of one kind. An empty classic group (one known by its offsets
+ * only) becomes a consumer group when a consumer-protocol member joins, as Kafka converts it.
  */
-public final class GroupCoordinator implements ClassicGroupContext {
+public final class GroupCoordinator implements ClassicGroupContext, ConsumerGroupContext {
 
     public static final String OFFSETS_TOPIC = "__consumer_offsets";
     static final int NEW_MEMBER_JOIN_TIMEOUT_MS = 5 * 60 * 1000;
 
     private final ClusterState cluster;
     private final ClassicGroups classic;
+    private final ConsumerGroups consumer;
     private final OffsetStore offsets;
     private final CoordinatorRuntime<GroupCoordinatorShard> runtime;
     private int configBroker = -1;
@@ -63,6 +73,7 @@ public final class GroupCoordinator implements ClassicGroupContext {
     public GroupCoordinator(ClusterState cluster) {
         this.cluster = cluster;
         this.classic = new ClassicGroups(this);
+        this.consumer = new ConsumerGroups(this, cluster.timeline());
         this.offsets = new OffsetStore(this);
         this.runtime = new CoordinatorRuntime<>(cluster, OFFSETS_TOPIC, "offsets.commit.timeout.ms", new CoordinatorRuntime.Lifecycle<>() {
             @Override
@@ -137,6 +148,7 @@ public final class GroupCoordinator implements ClassicGroupContext {
     /** Loaded members must heartbeat to this coordinator within their session, as Kafka's onLoaded arms them. */
     private void onLoaded(GroupCoordinatorShard shard) {
         shard.groups.values().forEach(g -> classic.rebalancer().onLoaded(g));
+        shard.consumerGroups.values().forEach(consumer::onLoaded);
         offsets.scheduleCleanup(shard);
     }
 
@@ -145,6 +157,7 @@ public final class GroupCoordinator implements ClassicGroupContext {
         for (ClassicGroup g : shard.groups.values()) {
             classic.rebalancer().unload(g);
         }
+        shard.consumerGroups.values().forEach(consumer::unload);
         cluster.scheduler().cancel(OffsetStore.cleanupKey(shard.partition));
         cluster.timeline().record(new CoordinatorUnloaded(shard.partition, shard.brokerId));
     }
@@ -176,6 +189,10 @@ public final class GroupCoordinator implements ClassicGroupContext {
             throw new InvalidSessionTimeoutException("session.timeout.ms " + req.sessionTimeoutMs() + " is outside the broker's "
                     + "group.min.session.timeout.ms " + config.minSessionTimeoutMs() + " .. group.max.session.timeout.ms "
                     + config.maxSessionTimeoutMs());
+        }
+        if (shard.consumerGroups.containsKey(req.groupId())) {
+            // Kafka 4.1 lets a classic member join a consumer group (group.consumer.migration.policy); Samsa does not yet.
+            throw new GroupIdNotFoundException("Group " + req.groupId() + " is not a classic group.");
         }
         ClassicGroup group = shard.groups.get(req.groupId());
         if (group == null) {
@@ -216,6 +233,7 @@ public final class GroupCoordinator implements ClassicGroupContext {
         for (GroupCoordinatorShard shard : runtime.shards()) {
             if (shard.brokerId == brokerId) {
                 shard.groups.values().forEach(g -> classic.liveness().connectionClosed(g, clientAddress));
+                shard.consumerGroups.values().forEach(g -> consumer.connectionClosed(g, clientAddress));
             }
         }
     }
@@ -236,11 +254,85 @@ public final class GroupCoordinator implements ClassicGroupContext {
 
     /** Makes a member's session expire now, for tests ({@code cluster.group(id).expireMember}). */
     public void expireMember(String groupId, String memberId) {
+        ConsumerGroup consumerGroup = consumerGroupOrNull(groupId);
+        if (consumerGroup != null) {
+            if (consumerGroup.memberOrNull(memberId) == null) {
+                throw new IllegalArgumentException("No member " + memberId + " in group " + groupId);
+            }
+            consumer.removeMember(consumerGroup, memberId, "expired on purpose by the test");
+            persistConsumerGroup(consumerGroup, error -> { });
+            return;
+        }
         ClassicGroup group = groupOrNull(groupId);
         if (group == null) {
             throw new IllegalArgumentException("No group " + groupId);
         }
         classic.rebalancer().removeMemberAndUpdateGroup(group, memberId, "expired on purpose by the test");
+    }
+
+    // ---- consumer protocol (KIP-848)
+
+    /**
+     * ConsumerGroupHeartbeat; {@code respond} hears the result and NONE once the group's record is replicated, or null
+     * and the coordinator error. A join (epoch 0) creates the group, or converts an empty classic group of that id.
+     *
+     * @throws ApiException what Kafka answers the heartbeat with, before anything changed
+     */
+    public void consumerGroupHeartbeat(int brokerId, HeartbeatRequest req, BiConsumer<HeartbeatResult, Errors> respond) {
+        GroupCoordinatorShard shard = shardFor(brokerId, req.groupId());
+        ConsumerGroup group = shard.consumerGroups.get(req.groupId());
+        if (group == null) {
+            ClassicGroup classicGroup = shard.groups.get(req.groupId());
+            if (classicGroup != null && !classicGroup.isInState(ClassicGroupState.EMPTY)) {
+                throw new GroupIdNotFoundException("Group " + req.groupId() + " is not a consumer group.");
+            }
+            if (req.memberEpoch() != HeartbeatRequest.JOIN) {
+                throw new GroupIdNotFoundException("Consumer group " + req.groupId() + " not found.");
+            }
+            if (classicGroup != null) {
+                removeGroup(shard, classicGroup, "converted to a consumer group");
+            }
+            group = new ConsumerGroup(req.groupId(), cluster.timeline());
+            shard.consumerGroups.put(req.groupId(), group);
+            cluster.timeline().record(new GroupCreated(req.groupId(), brokerId, false));
+        }
+        HeartbeatResult result = consumer.heartbeat(group, req);
+        persistConsumerGroup(group, error -> respond.accept(error == Errors.NONE ? result : null, error));
+    }
+
+    @Override
+    public ConsumerGroup consumerGroupOrNull(String groupId) {
+        GroupCoordinatorShard shard = runtime.shardOrNull(groupId);
+        return shard == null ? null : shard.consumerGroups.get(groupId);
+    }
+
+    @Override
+    public void persistConsumerGroup(ConsumerGroup group, Consumer<Errors> done) {
+        GroupCoordinatorShard shard = runtime.shardOrNull(group.groupId());
+        if (shard == null || shard.consumerGroups.get(group.groupId()) != group) {
+            done.accept(Errors.NOT_COORDINATOR);
+            return;
+        }
+        whenReplicated(append(shard, ConsumerGroupRecords.record(cluster.nowMs(), group)), done);
+    }
+
+    @Override
+    public ConsumerGroupConfig consumerConfig() {
+        BrokerConfigs c = configs(-1);
+        return new ConsumerGroupConfig(c.getInt("group.consumer.heartbeat.interval.ms"),
+                c.getInt("group.consumer.session.timeout.ms"), c.getInt("group.consumer.max.size"),
+                List.of(c.get("group.consumer.assignors").split("\\s*,\\s*")));
+    }
+
+    @Override
+    public Map<String, TopicMetadata> topics() {
+        Map<String, TopicMetadata> topics = new TreeMap<>();
+        for (Topic t : cluster.metadata().topics()) {
+            if (!org.apache.kafka.common.internals.Topic.isInternal(t.name())) {
+                topics.put(t.name(), new TopicMetadata(t.id(), t.name(), t.partitions().size()));
+            }
+        }
+        return topics;
     }
 
     // ---- offsets

@@ -5,7 +5,12 @@ import dev.samsa.event.CoordinatorLoaded;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.classic.ClassicGroup;
 import dev.samsa.group.classic.ClassicGroupMetadata;
+import dev.samsa.group.modern.consumer.ConsumerGroup;
+import dev.samsa.group.modern.consumer.ConsumerGroupRecords;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,6 +32,8 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     final int partition;
     final int brokerId;
     final Map<String, ClassicGroup> groups = new TreeMap<>();
+    /** KIP-848 consumer groups; a group id is in one of the two maps at most. */
+    final Map<String, ConsumerGroup> consumerGroups = new TreeMap<>();
     final Map<String, Map<TopicPartition, CommittedOffset>> offsets = new HashMap<>();
     /** Where in the log each committed offset was written, for a COMMIT marker to tell which one is newer. */
     private final Map<String, Map<TopicPartition, Long>> committedAt = new HashMap<>();
@@ -38,6 +45,8 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     private final long loadedAtWallMs;
     /** Each group's last GroupMetadata record while the log is replayed. */
     private final Map<String, ClassicGroupMetadata> loadedMetadata = new HashMap<>();
+    /** Each consumer group's last record value while the log is replayed. */
+    private final Map<String, ByteBuffer> loadedConsumerGroups = new HashMap<>();
 
     /** An empty shard; {@code nowMs} and {@code nowWallMs} are when its groups are loaded, which restarts their timers. */
     GroupCoordinatorShard(int partition, int brokerId, Timeline timeline, long nowMs, long nowWallMs) {
@@ -112,6 +121,15 @@ final class GroupCoordinatorShard implements CoordinatorShard {
      */
     @Override
     public void replay(long offset, Record record) {
+        if (ConsumerGroupRecords.isConsumerGroupRecord(record)) {
+            ByteBuffer value = ConsumerGroupRecords.value(record);
+            if (value == null) {
+                loadedConsumerGroups.remove(ConsumerGroupRecords.groupId(record));
+            } else {
+                loadedConsumerGroups.put(ConsumerGroupRecords.groupId(record), value);
+            }
+            return;
+        }
         GroupRecords.Decoded d = GroupRecords.decode(record);
         if (d.partition() != null) {
             if (d.tombstone()) {
@@ -165,14 +183,23 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     public void onLoaded(int replayed, int skipped) {
         loadedMetadata.forEach((groupId, m) -> groups.put(groupId, ClassicGroup.loaded(groupId, m, timeline, loadedAtMs, loadedAtWallMs)));
         loadedMetadata.clear();
+        loadedConsumerGroups.forEach((groupId, value) -> consumerGroups.put(groupId, ConsumerGroupRecords.decode(groupId, value, timeline)));
+        loadedConsumerGroups.clear();
         for (String groupId : offsets.keySet()) {
-            groups.computeIfAbsent(groupId, g -> ClassicGroup.loaded(g, timeline, loadedAtMs));
+            if (!consumerGroups.containsKey(groupId)) {
+                groups.computeIfAbsent(groupId, g -> ClassicGroup.loaded(g, timeline, loadedAtMs));
+            }
         }
         for (String groupId : pending.groupIds()) {
-            groups.computeIfAbsent(groupId, g -> ClassicGroup.loaded(g, timeline, loadedAtMs));
+            if (!consumerGroups.containsKey(groupId)) {
+                groups.computeIfAbsent(groupId, g -> ClassicGroup.loaded(g, timeline, loadedAtMs));
+            }
         }
-        timeline.record(new CoordinatorLoaded(partition, brokerId, groups.values().stream()
-                .map(g -> new CoordinatorLoaded.LoadedGroup(g.groupId(), g.state().toString(), g.generationId(), g.numMembers()))
-                .toList(), replayed, skipped));
+        List<CoordinatorLoaded.LoadedGroup> loaded = new ArrayList<>();
+        groups.values().forEach(g -> loaded.add(new CoordinatorLoaded.LoadedGroup(g.groupId(), g.state().toString(),
+                g.generationId(), g.numMembers())));
+        consumerGroups.values().forEach(g -> loaded.add(new CoordinatorLoaded.LoadedGroup(g.groupId(), g.stateName(),
+                g.groupEpoch(), g.numMembers())));
+        timeline.record(new CoordinatorLoaded(partition, brokerId, loaded, replayed, skipped));
     }
 }

@@ -6,6 +6,7 @@ import dev.samsa.event.GroupCreated;
 import dev.samsa.event.OffsetsExpired;
 import dev.samsa.event.OffsetsExpiryFailed;
 import dev.samsa.group.classic.ClassicGroup;
+import dev.samsa.group.modern.consumer.ConsumerGroup;
 import dev.samsa.group.classic.ClassicGroupState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -61,8 +62,12 @@ public final class OffsetStore {
     public CoordinatorRuntime.Write commit(int brokerId, short version, String groupId, String memberId, String instanceId, int generation,
                        Map<TopicPartition, CommittedOffset> commits) {
         GroupCoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
+        ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
+        if (consumerGroup != null) {
+            consumerGroup.throwIfOffsetCommitIsInvalid(memberId, generation, version);
+        }
         ClassicGroup group = shard.groups.get(groupId);
-        if (group == null) {
+        if (group == null && consumerGroup == null) {
             if (generation >= 0) {
                 if (version >= 9) {
                     throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
@@ -71,7 +76,9 @@ public final class OffsetStore {
             }
             group = createSimpleGroup(shard, groupId);
         }
-        throwIfCommitIsInvalid(group, memberId, instanceId, generation, false);
+        if (consumerGroup == null) {
+            throwIfCommitIsInvalid(group, memberId, instanceId, generation, false);
+        }
         List<SimpleRecord> records = new ArrayList<>();
         long now = coordinator.cluster().nowMs();
         commits.forEach((tp, o) -> records.add(GroupRecords.offsetCommit(now, groupId, tp, o)));

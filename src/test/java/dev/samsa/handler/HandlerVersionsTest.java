@@ -35,6 +35,7 @@ class HandlerVersionsTest {
             ApiKeys.FIND_COORDINATOR, "0-6",
             ApiKeys.JOIN_GROUP, "0-9",
             ApiKeys.HEARTBEAT, "0-4",
+            ApiKeys.CONSUMER_GROUP_HEARTBEAT, "0-1",
             ApiKeys.LEAVE_GROUP, "0-5",
             ApiKeys.SYNC_GROUP, "0-5",
             ApiKeys.DESCRIBE_GROUPS, "0-6",

@@ -6,6 +6,7 @@ import static dev.samsa.group.classic.ClassicGroupState.EMPTY;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
+import dev.samsa.group.Group;
 import dev.samsa.event.GroupStateChanged;
 import dev.samsa.event.Timeline;
 import java.nio.ByteBuffer;
@@ -33,7 +34,7 @@ import org.apache.kafka.common.protocol.Errors;
  * ({@link ClassicGroupJoin}, {@link ClassicGroupSync}, {@link ClassicGroupLiveness}) over the one
  * {@link ClassicGroupRebalancer}. Owned by the cluster loop.
  */
-public final class ClassicGroup {
+public final class ClassicGroup implements Group {
 
     private final String groupId;
     private final Timeline timeline;
@@ -167,6 +168,16 @@ public final class ClassicGroup {
         stateTimestampMs = nowMs;
         timeline.record(new GroupStateChanged(groupId, String.valueOf(previousState), state.toString(), generationId, leaderId,
                 List.copyOf(members.keySet())));
+    }
+
+    @Override
+    public Type type() {
+        return Type.CLASSIC;
+    }
+
+    @Override
+    public String stateName() {
+        return state.toString();
     }
 
     public ClassicGroupState state() {
