@@ -726,6 +726,14 @@ public final class TransactionCoordinator {
         return runtime.activeShard(brokerId, transactionalId).get(transactionalId);
     }
 
+    /**
+     * The partitions DescribeTransactions lists for {@code m}: those of the open transaction, or, once it is prepared,
+     * only those still waiting for their marker (Kafka removes each partition as its marker is written).
+     */
+    public Set<TopicPartition> describedPartitions(TransactionMetadata m) {
+        return m.state().isPrepare() ? markers.owedMarkers(m) : m.partitions();
+    }
+
     /** ListTransactions at {@code brokerId}: every transactional id of the shards it coordinates (Admin asks each broker). */
     public List<TransactionMetadata> coordinatedBy(int brokerId) {
         return runtime.shards().stream().filter(s -> s.brokerId() == brokerId)

@@ -1,5 +1,7 @@
 package dev.samsa.junit;
 
+import dev.samsa.KafkaCluster;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -95,10 +97,33 @@ public @interface EmbeddedKafkaCluster {
     /** Seed of every random choice in the cluster; {@link #RANDOM_SEED} (the default) picks one. */
     long seed() default RANDOM_SEED;
 
+    /**
+     * The cluster's finalized transaction.version feature: 2 (the default, a fresh Kafka 4.1 cluster's: KIP-890's
+     * transaction protocol), or 1 or 0 to test against the protocol of Kafka 3.x brokers (see
+     * {@link KafkaCluster.Builder#transactionVersion}).
+     */
+    int transactionVersion() default 2;
+
     /** First broker port; broker n listens on {@code port + n - 1}. 0 (the default) picks free ports. */
     int port() default 0;
 
     Lifecycle lifecycle() default Lifecycle.PER_CLASS;
+
+    /**
+     * The cluster's listeners, one per security protocol, the first being the one {@code @BootstrapServers} names;
+     * empty (the default) for one PLAINTEXT listener. Clients take their settings from
+     * {@code cluster.clientConfig(user)} (see {@link dev.samsa.Security}).
+     */
+    dev.samsa.Security.Protocol[] listeners() default {};
+
+    /** SASL users as {@code "name:password"}; with {@link #mutualTls()} a name is a client certificate's CN. */
+    String[] users() default {};
+
+    /** The SASL mechanisms accepted, the first being the one client configs use; empty for all of Samsa's. */
+    dev.samsa.Security.Mechanism[] saslMechanisms() default {};
+
+    /** The SSL listener requires client certificates. */
+    boolean mutualTls() default false;
 
     /** Which {@link dev.samsa.time.ClusterClock} drives the cluster. */
     enum ClockType {
