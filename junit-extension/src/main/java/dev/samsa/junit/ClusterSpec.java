@@ -1,11 +1,13 @@
 package dev.samsa.junit;
 
 import dev.samsa.KafkaCluster;
+import dev.samsa.Security;
 import dev.samsa.junit.EmbeddedKafkaCluster.Lifecycle;
 import dev.samsa.time.ClusterClock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,9 +66,39 @@ record ClusterSpec(String source, Class<?> declaringClass, int brokers, List<Top
             }
         }
         Long seed = annotation.seed() == EmbeddedKafkaCluster.RANDOM_SEED ? null : annotation.seed();
+        Security security = security(source, annotation);
         return new ClusterSpec(source, declaringClass, annotation.brokers(), topics,
                 keyValues(source + ", brokerConfig", annotation.brokerConfig()), start, seed, annotation.port(),
-                annotation.lifecycle(), builder -> { });
+                annotation.lifecycle(), security == null ? builder -> { } : builder -> builder.security(security));
+    }
+
+    /** The annotation's listeners, users and mechanisms; null for the default single PLAINTEXT listener. */
+    private static Security security(String source, EmbeddedKafkaCluster annotation) {
+        Security.Protocol[] listeners = annotation.listeners();
+        if (listeners.length == 0) {
+            if (annotation.users().length > 0 || annotation.saslMechanisms().length > 0 || annotation.mutualTls()) {
+                throw new ExtensionConfigurationException(source + ": users, saslMechanisms and mutualTls need listeners, "
+                        + "e.g. listeners = Security.Protocol.SASL_SSL");
+            }
+            return null;
+        }
+        try {
+            Security security = Security.listeners(listeners[0], Arrays.copyOfRange(listeners, 1, listeners.length));
+            Security.Mechanism[] mechanisms = annotation.saslMechanisms();
+            if (mechanisms.length > 0) {
+                security = security.mechanisms(mechanisms[0], Arrays.copyOfRange(mechanisms, 1, mechanisms.length));
+            }
+            for (String user : annotation.users()) {
+                int colon = user.indexOf(':');
+                if (colon <= 0) {
+                    throw new ExtensionConfigurationException(source + ": users are \"name:password\"; got \"" + user + "\"");
+                }
+                security = security.user(user.substring(0, colon), user.substring(colon + 1));
+            }
+            return annotation.mutualTls() ? security.mutualTls() : security;
+        } catch (IllegalArgumentException e) {
+            throw new ExtensionConfigurationException(source + ": " + e.getMessage(), e);
+        }
     }
 
     /**

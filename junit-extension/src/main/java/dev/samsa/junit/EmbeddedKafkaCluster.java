@@ -100,6 +100,22 @@ public @interface EmbeddedKafkaCluster {
 
     Lifecycle lifecycle() default Lifecycle.PER_CLASS;
 
+    /**
+     * The cluster's listeners, one per security protocol, the first being the one {@code @BootstrapServers} names;
+     * empty (the default) for one PLAINTEXT listener. Clients take their settings from
+     * {@code cluster.clientConfig(user)} (see {@link dev.samsa.Security}).
+     */
+    dev.samsa.Security.Protocol[] listeners() default {};
+
+    /** SASL users as {@code "name:password"}; with {@link #mutualTls()} a name is a client certificate's CN. */
+    String[] users() default {};
+
+    /** The SASL mechanisms accepted, the first being the one client configs use; empty for all of Samsa's. */
+    dev.samsa.Security.Mechanism[] saslMechanisms() default {};
+
+    /** The SSL listener requires client certificates. */
+    boolean mutualTls() default false;
+
     /** Which {@link dev.samsa.time.ClusterClock} drives the cluster. */
     enum ClockType {
         /** Follows the wall clock. */

@@ -119,4 +119,19 @@ class MisuseTest {
         assertThat(failures).as("container failures of %s", fixture.getSimpleName()).hasSize(1);
         return failures.get(0);
     }
+
+    @EmbeddedKafkaCluster(users = "alice:secret")
+    static class UsersWithoutListeners {
+        @Test
+        void test() {
+        }
+    }
+
+    @Test
+    void usersWithoutAListenerNameTheRule() {
+        assertThat(containerFailure(UsersWithoutListeners.class))
+                .isInstanceOf(ExtensionConfigurationException.class)
+                .hasMessageContaining("@EmbeddedKafkaCluster on " + UsersWithoutListeners.class.getName())
+                .hasMessageContaining("users, saslMechanisms and mutualTls need listeners");
+    }
 }
