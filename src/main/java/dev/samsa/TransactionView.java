@@ -18,8 +18,8 @@ import org.apache.kafka.common.TopicPartition;
  * transaction holds pending (sendOffsetsToTransaction), by group.
  *
  * @param state {@link TxnState#DEAD} for an id the cluster does not know (then the producer id and epoch are -1)
- * @param partitions the partitions of the open transaction, or those still owed a marker once it is prepared; empty
- *     otherwise. A transaction that sent offsets lists its group's {@code __consumer_offsets} partition here too.
+ * @param partitions the partitions of the open transaction, or only those still waiting for their marker once it is
+ *     prepared (as Kafka's DescribeTransactions); empty otherwise. A transaction that sent offsets lists its group's {@code __consumer_offsets} partition here too.
  * @param pendingOffsets per consumer group, the partitions whose offsets the open transaction committed and that wait
  *     for its marker
  * @param startTime when the open transaction added its first partition, by the cluster clock; empty with none open
@@ -44,7 +44,7 @@ public record TransactionView(String transactionalId, TxnState state, long produ
         Map<String, SortedSet<GroupPartition>> pending = new TreeMap<>();
         groups.pendingTransactionalOffsetsOf(m.producerId()).forEach((group, tps) -> pending.put(group, partitions(tps)));
         return new TransactionView(transactionalId, TxnState.fromKafkaName(m.state().toString()), m.producerId(),
-                m.producerEpoch(), m.timeoutMs(), partitions(m.partitions()), pending,
+                m.producerEpoch(), m.timeoutMs(), partitions(transactions.describedPartitions(m)), pending,
                 m.startTimeMs() < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(m.startTimeMs())),
                 transactions.coordinatorOf(transactionalId));
     }

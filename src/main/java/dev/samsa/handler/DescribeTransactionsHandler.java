@@ -14,8 +14,9 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * DescribeTransactions v0: the state of each transactional id this broker coordinates, as Kafka's
  * handleDescribeTransactions: state, producer id and epoch, timeout, start time (-1 with no transaction open) and the
- * partitions that still owe a marker. An empty id answers INVALID_REQUEST, one this broker does not coordinate
- * NOT_COORDINATOR (Admin finds the coordinator of each id first), an unknown id TRANSACTIONAL_ID_NOT_FOUND.
+ * partitions of the open transaction (once it is prepared, only those still waiting for their marker). An empty id
+ * answers INVALID_REQUEST, one this broker does not coordinate NOT_COORDINATOR (Admin finds the coordinator of each id
+ * first), an unknown id TRANSACTIONAL_ID_NOT_FOUND.
  */
 final class DescribeTransactionsHandler implements ApiHandler {
 
@@ -49,7 +50,7 @@ final class DescribeTransactionsHandler implements ApiHandler {
         if (m == null || m.state() == TransactionState.DEAD) {
             return answer.setErrorCode(Errors.TRANSACTIONAL_ID_NOT_FOUND.code());
         }
-        for (TopicPartition tp : m.partitions()) {
+        for (TopicPartition tp : broker.transactions().describedPartitions(m)) {
             TopicData topic = answer.topics().find(tp.topic());
             if (topic == null) {
                 topic = new TopicData().setTopic(tp.topic());

@@ -5,8 +5,10 @@ import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Partition;
 import dev.samsa.event.TxnMarkerWritten;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -32,8 +34,23 @@ final class TransactionMarkerWriter {
     private final ClusterState cluster;
     private long retries;
 
+    /** The partitions each prepared transaction still owes a marker, by transactional id (Kafka's removePartition). */
+    private final Map<String, Owed> owed = new HashMap<>();
+
+    private record Owed(TransactionMetadata prepared, Set<TopicPartition> partitions) {
+    }
+
     TransactionMarkerWriter(ClusterState cluster) {
         this.cluster = cluster;
+    }
+
+    /**
+     * The partitions of {@code prepared} still waiting for their marker, as Kafka's DescribeTransactions lists them
+     * while a transaction ends; all of them until this writer has started on it.
+     */
+    Set<TopicPartition> owedMarkers(TransactionMetadata prepared) {
+        Owed o = owed.get(prepared.transactionalId());
+        return o != null && o.prepared().equals(prepared) ? Set.copyOf(o.partitions()) : prepared.partitions();
     }
 
     /**
@@ -48,10 +65,13 @@ final class TransactionMarkerWriter {
             done.run();
             return;
         }
+        Owed entry = new Owed(prepared, remaining);
+        owed.put(prepared.transactionalId(), entry);
         for (TopicPartition tp : prepared.partitions()) {
             send(new Marker(prepared, tp, coordinatorEpoch), stillCurrent, written -> {
                 remaining.remove(tp);
                 if (remaining.isEmpty()) {
+                    owed.remove(prepared.transactionalId(), entry);
                     done.run();
                 }
             });

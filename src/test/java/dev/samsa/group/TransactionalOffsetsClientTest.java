@@ -114,6 +114,37 @@ class TransactionalOffsetsClientTest {
     }
 
     @Test
+    void pendingOffsetsSurviveACrashOfTheGroupCoordinatorAndCommitOnTheNextOne() {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).brokerConfig("offsets.topic.num.partitions", "1")
+                .topic("orders", 1, 3).start();
+             KafkaProducer<String, String> producer = transactionalProducer(cluster, "tx-billing");
+             KafkaConsumer<String, String> observer = observer(cluster, "billing")) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("orders", "out"));
+            // A simple consumer's metadata: no member, no generation.
+            producer.sendOffsetsToTransaction(Map.of(ORDERS, new OffsetAndMetadata(3)), new ConsumerGroupMetadata("billing"));
+            producer.flush();
+
+            int coordinator = cluster.partition("__consumer_offsets", 0).leader();
+            cluster.broker(coordinator).crash();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+                int leader = cluster.partition("__consumer_offsets", 0).leader();
+                return leader > 0 && leader != coordinator;
+            });
+
+            assertThat(cluster.group("billing").pendingTransactionalOffsets()).as("replayed by the new coordinator:\n%s",
+                    cluster.events()).containsExactly(new GroupPartition("orders", 0));
+            assertThatThrownBy(() -> observer.committed(Set.of(ORDERS), Duration.ofSeconds(1))).isInstanceOf(TimeoutException.class);
+
+            producer.commitTransaction();
+
+            Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(observer.committed(Set.of(ORDERS), Duration.ofSeconds(5)).get(ORDERS).offset()).isEqualTo(3));
+        }
+    }
+
+    @Test
     void aMemberOfAnOlderGenerationCannotCommitInATransaction() {
         try (KafkaCluster cluster = KafkaCluster.builder().topic("orders", 1, 1).start();
              KafkaProducer<String, String> producer = transactionalProducer(cluster, "tx-billing")) {

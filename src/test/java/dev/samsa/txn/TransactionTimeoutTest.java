@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.samsa.KafkaCluster;
+import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.event.TxnMarkerWritten;
 import dev.samsa.event.TxnStateChanged;
 import dev.samsa.time.ClusterClock;
@@ -43,6 +44,32 @@ class TransactionTimeoutTest {
             // As against Kafka with transaction version 1: the abort bumped the epoch, so the producer is fenced.
             assertThatThrownBy(producer::commitTransaction).isInstanceOf(ProducerFencedException.class);
             assertThat(TxnClients.readAll(cluster, "orders", "read_uncommitted")).containsExactly("left-open");
+            assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).isEmpty();
+        }
+    }
+
+    @Test
+    void theNextCoordinatorAbortsAtTheSameDeadline() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(12).topic("orders", 1, 3)
+                .clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z"))).start();
+             KafkaProducer<String, String> producer = TxnClients.transactionalProducer(cluster, "tx-slow",
+                     Map.of("transaction.timeout.ms", "10000"))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("orders", "left-open")).get();
+            int partition = CoordinatorRuntime.partitionFor("tx-slow", 5);
+            int coordinator = cluster.partition(TransactionCoordinator.TRANSACTION_STATE_TOPIC, partition).leader();
+
+            cluster.clock().advance(Duration.ofMillis(4_000));
+            cluster.broker(coordinator).crash();
+            assertThat(cluster.partition(TransactionCoordinator.TRANSACTION_STATE_TOPIC, partition).leader())
+                    .isNotEqualTo(coordinator).isPositive();
+
+            // The transaction's start time is in its record: the successor's deadline is the one its predecessor had.
+            cluster.clock().advance(Duration.ofMillis(6_000));
+            assertThat(states(cluster)).last().isEqualTo("Ongoing");
+            cluster.clock().advance(Duration.ofMillis(1));
+            cluster.events().await(TxnStateChanged.class, e -> e.state().equals("CompleteAbort"), Duration.ofSeconds(10));
             assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).isEmpty();
         }
     }

@@ -3,7 +3,9 @@ package dev.samsa.txn.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.samsa.GroupPartition;
 import dev.samsa.KafkaCluster;
+import dev.samsa.TransactionView;
 import dev.samsa.TxnState;
 import dev.samsa.event.BrokerStopped;
 import dev.samsa.event.ClusterEvent;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -65,7 +68,14 @@ class TransactionFaultsTest {
                 assertThat(cluster.partition(TOPIC, 2).lastStableOffset()).isEqualTo(3);
             });
             assertThat(cluster.partition(TOPIC, 0).lastStableOffset()).as("held: the open transaction pins the LSO").isZero();
-            assertThat(cluster.transaction("torn-tx").state()).isEqualTo(TxnState.PREPARE_COMMIT);
+            TransactionView torn = cluster.transaction("torn-tx");
+            assertThat(torn.state()).isEqualTo(TxnState.PREPARE_COMMIT);
+            assertThat(torn.partitions()).as("only the held partition still owes its marker: %s", torn)
+                    .containsExactly(new GroupPartition(TOPIC, 0));
+            try (Admin admin = Admin.create(cluster.adminConfig())) {
+                assertThat(admin.describeTransactions(List.of("torn-tx")).description("torn-tx").get().topicPartitions())
+                        .as("DescribeTransactions lists what still waits for a marker").containsExactly(new TopicPartition(TOPIC, 0));
+            }
             assertThat(readCommitted(cluster)).as("a torn transaction: partition 0's records are not visible yet")
                     .containsExactlyInAnyOrder("a-1", "b-1", "a-2", "b-2");
 
