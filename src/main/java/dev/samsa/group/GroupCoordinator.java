@@ -254,6 +254,15 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
 
     /** Makes a member's session expire now, for tests ({@code cluster.group(id).expireMember}). */
     public void expireMember(String groupId, String memberId) {
+        ConsumerGroup consumerGroup = consumerGroupOrNull(groupId);
+        if (consumerGroup != null) {
+            if (consumerGroup.memberOrNull(memberId) == null) {
+                throw new IllegalArgumentException("No member " + memberId + " in group " + groupId);
+            }
+            consumer.removeMember(consumerGroup, memberId, "expired on purpose by the test");
+            persistConsumerGroup(consumerGroup, error -> { });
+            return;
+        }
         ClassicGroup group = groupOrNull(groupId);
         if (group == null) {
             throw new IllegalArgumentException("No group " + groupId);
