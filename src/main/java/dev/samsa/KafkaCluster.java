@@ -340,6 +340,35 @@ public final class KafkaCluster implements AutoCloseable {
         return new PartitionView(loop, state, topic, partition);
     }
 
+    /**
+     * Runs a full log-cleaning pass now on every replica of compacted topic {@code topic}, whatever its dirty ratio
+     * and compaction lags, as the background cleaner would once they allowed: each key keeps its latest record at its
+     * original offset, tombstones past delete.retention.ms go. The active segment is never cleaned; roll it first
+     * ({@link #rollSegments}) to clean everything. Records a {@code Compacted} event per replica. A topic whose
+     * cleanup.policy lacks "compact" is left as it is.
+     *
+     * @return the records removed, over all replicas
+     */
+    public long compact(String topic) {
+        return loop.call(() -> state.logCleaner().compact(topic, -1));
+    }
+
+    /** {@link #compact(String)} for one partition. */
+    public long compact(String topic, int partition) {
+        if (partition < 0) {
+            throw new IllegalArgumentException("No partition " + partition + " of topic " + topic);
+        }
+        return loop.call(() -> state.logCleaner().compact(topic, partition));
+    }
+
+    /** Starts a new active segment on every replica of {@code topic}, as segment.ms would, so that all may be cleaned. */
+    public void rollSegments(String topic) {
+        loop.call(() -> {
+            state.logCleaner().rollSegments(topic);
+            return null;
+        });
+    }
+
     /** Faults applied to the cluster as a whole; per-broker faults are on {@link #broker(int)}. */
     public Faults faults() {
         return new Faults(this, loop, state);

@@ -21,7 +21,7 @@ public final class BrokerConfigs {
     /** Configs a running broker cannot change, as Kafka reports them read-only. */
     static final Set<String> READ_ONLY = Set.of("broker.id", "socket.request.max.bytes", "offsets.topic.num.partitions",
             "offsets.topic.replication.factor", "transaction.state.log.num.partitions",
-            "transaction.state.log.replication.factor", "log.dirs");
+            "transaction.state.log.replication.factor", "log.dirs", "log.cleaner.enable");
 
     /**
      * Samsa's test-friendly values (DESIGN.md): configured on every broker, so DescribeConfigs shows them as Kafka
@@ -53,6 +53,8 @@ public final class BrokerConfigs {
         DEF.define("leader.imbalance.check.interval.seconds", Type.LONG, 300L, ConfigDef.Range.atLeast(1), Importance.HIGH,
                 "leader.imbalance.check.interval.seconds");
         define("leader.imbalance.per.broker.percentage", Type.INT, "10");
+        define("log.cleaner.backoff.ms", Type.LONG, "15000");
+        define("log.cleaner.enable", Type.BOOLEAN, "true");
         define("log.retention.check.interval.ms", Type.LONG, "300000");
         define("num.partitions", Type.INT, "1");
         define("offsets.commit.timeout.ms", Type.INT, "5000");

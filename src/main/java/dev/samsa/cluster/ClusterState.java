@@ -11,7 +11,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 /**
  * Everything a handler may touch, in one place: metadata, timers, the purgatory, producer ids, the timeline, the
  * cluster's one seeded generator, and the services built on them once (controller, replica manager, replica fetcher,
- * reassignments, leader balancer, log retention, as a Kafka broker builds its own at startup). Owned by the cluster
+ * reassignments, leader balancer, log retention, log cleaner, as a Kafka broker builds its own at startup). Owned by the cluster
  * loop.
  */
 public final class ClusterState {
@@ -30,6 +30,7 @@ public final class ClusterState {
     private final Reassignments reassignments;
     private final LeaderBalancer leaderBalancer;
     private final LogRetention logRetention;
+    private final LogCleaner logCleaner;
 
     public ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
                         ProducerIdManager producerIds, Timeline timeline, Random random,
@@ -48,6 +49,7 @@ public final class ClusterState {
         this.reassignments = new Reassignments(this);
         this.leaderBalancer = new LeaderBalancer(this);
         this.logRetention = new LogRetention(this);
+        this.logCleaner = new LogCleaner(this);
     }
 
     public ClusterLoop loop() {
@@ -100,6 +102,10 @@ public final class ClusterState {
 
     LogRetention logRetention() {
         return logRetention;
+    }
+
+    public LogCleaner logCleaner() {
+        return logCleaner;
     }
 
     /** Requests handled per API since start, for tests and benchmarks. */

@@ -202,6 +202,7 @@ public final class Controller {
         cluster.reassignments().resumePersisted();
         cluster.leaderBalancer().schedule();
         cluster.logRetention().schedule();
+        cluster.logCleaner().schedule();
         cluster.replicaManager().scheduleProducerExpiration();
     }
 

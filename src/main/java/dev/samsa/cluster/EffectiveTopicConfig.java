@@ -3,6 +3,7 @@ package dev.samsa.cluster;
 import static org.apache.kafka.common.config.TopicConfig.*;
 
 import dev.samsa.log.LogConfig;
+import dev.samsa.log.cleaner.CompactionConfig;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -24,6 +25,7 @@ public final class EffectiveTopicConfig {
     private final boolean uncleanLeaderElectionEnable;
     private final long retentionMs;
     private final long retentionBytes;
+    private final CompactionConfig compactionConfig;
 
     /** @param props values by topic config name, validated; a name left out takes Kafka's default */
     EffectiveTopicConfig(Map<String, String> props) {
@@ -34,6 +36,12 @@ public final class EffectiveTopicConfig {
         this.uncleanLeaderElectionEnable = config.getBoolean(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG);
         this.retentionMs = config.getLong(RETENTION_MS_CONFIG);
         this.retentionBytes = config.getLong(RETENTION_BYTES_CONFIG);
+        this.compactionConfig = new CompactionConfig(
+                config.getDouble(MIN_CLEANABLE_DIRTY_RATIO_CONFIG),
+                config.getLong(MIN_COMPACTION_LAG_MS_CONFIG),
+                config.getLong(MAX_COMPACTION_LAG_MS_CONFIG),
+                config.getLong(DELETE_RETENTION_MS_CONFIG),
+                config.getInt(SEGMENT_BYTES_CONFIG));
         this.logConfig = new LogConfig(
                 config.getInt(SEGMENT_BYTES_CONFIG),
                 config.getLong(SEGMENT_MS_CONFIG),
@@ -51,6 +59,16 @@ public final class EffectiveTopicConfig {
     /** What the partition logs of the topic obey on this broker. */
     public LogConfig logConfig() {
         return logConfig;
+    }
+
+    /** What the log cleaner obeys for the topic on this broker. */
+    public CompactionConfig compactionConfig() {
+        return compactionConfig;
+    }
+
+    /** Whether the log cleaner compacts the topic: cleanup.policy contains "compact". */
+    public boolean compact() {
+        return cleanupPolicy.contains(CLEANUP_POLICY_COMPACT);
     }
 
     public List<String> cleanupPolicy() {

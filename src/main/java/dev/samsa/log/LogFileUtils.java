@@ -15,6 +15,10 @@ public final class LogFileUtils {
     public static final String INDEX_FILE_SUFFIX = ".index";
     public static final String TIME_INDEX_FILE_SUFFIX = ".timeindex";
     public static final String TXN_INDEX_FILE_SUFFIX = ".txnindex";
+    /** A segment the cleaner is still writing; deleted on open. */
+    public static final String CLEANED_FILE_SUFFIX = ".cleaned";
+    /** A cleaned segment written in full, waiting to replace the segments it was cleaned from; completed on open. */
+    public static final String SWAP_FILE_SUFFIX = ".swap";
     /** Holds the log start offset raised by DeleteRecords, one file per partition directory. */
     public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
 
@@ -45,6 +49,14 @@ public final class LogFileUtils {
 
     public static Path transactionIndexFile(Path dir, long baseOffset) {
         return dir.resolve(filenamePrefixFromOffset(baseOffset) + TXN_INDEX_FILE_SUFFIX);
+    }
+
+    public static Path cleanedFile(Path dir, long baseOffset) {
+        return dir.resolve(filenamePrefixFromOffset(baseOffset) + LOG_FILE_SUFFIX + CLEANED_FILE_SUFFIX);
+    }
+
+    public static Path swapFile(Path dir, long baseOffset) {
+        return dir.resolve(filenamePrefixFromOffset(baseOffset) + LOG_FILE_SUFFIX + SWAP_FILE_SUFFIX);
     }
 
     public static boolean isLogFile(Path file) {

@@ -3,12 +3,17 @@ package dev.samsa.log;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 import dev.samsa.log.store.MappedStoreFactory;
+import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.record.FileRecords;
+import org.apache.kafka.common.record.RecordBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +40,7 @@ final class LogLoader {
         OptionalLong checkpoint = new LogStartOffsetCheckpoint(dir).read();
         LogSegments segments = new LogSegments();
         try {
+            recoverInterruptedCleaning(dir);
             for (long baseOffset : segmentBaseOffsets(dir)) {
                 Optional<LogSegment> last = segments.lastSegment();
                 if (last.isPresent() && last.get().nextOffset() != baseOffset) {
@@ -77,6 +83,62 @@ final class LogLoader {
             }
             throw e;
         }
+    }
+
+    /**
+     * What a crash in the middle of a cleaning pass left, repaired as Kafka's LogLoader does: a {@code .cleaned} file
+     * was not finished and goes (the segments it was cleaned from are intact); a {@code .swap} file was finished and
+     * forced to the device, so its swap is completed.
+     */
+    private static void recoverInterruptedCleaning(Path dir) throws IOException {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.sorted().toList();
+        }
+        for (Path file : files) {
+            String name = file.getFileName().toString();
+            if (name.endsWith(LogFileUtils.CLEANED_FILE_SUFFIX)) {
+                LOG.warn("Deleting {}: a cleaning pass did not finish writing it", file);
+                Files.delete(file);
+            } else if (name.endsWith(LogFileUtils.SWAP_FILE_SUFFIX)) {
+                LOG.warn("Completing the swap of {}: a cleaning pass did not finish swapping it in", file);
+                finishSwap(dir, file);
+            }
+        }
+    }
+
+    /** Finishes the swap of a cleaned segment into the log (see {@link PartitionLog#replaceSegments}) and opens it. */
+    static LogSegment completeSwap(Path dir, Path swap, MappedStoreFactory stores, int indexIntervalBytes)
+            throws IOException {
+        long baseOffset = finishSwap(dir, swap);
+        LogSegment segment = LogSegment.open(dir, baseOffset, stores);
+        // Not the active segment, so the roll time recovery would stamp is never read.
+        segment.recover(indexIntervalBytes, 0L, batch -> { });
+        return segment;
+    }
+
+    /**
+     * Deletes the segments a swap file replaces, those based within its offsets (a cleaned segment keeps the last
+     * batch of the segments it replaces, so it spans them all), then renames it to the segment's {@code .log}.
+     */
+    private static long finishSwap(Path dir, Path swap) throws IOException {
+        long baseOffset = LogFileUtils.offsetFromFileName(swap);
+        long lastOffset = -1L;
+        try (FileRecords records = FileRecords.open(swap.toFile())) {
+            Iterator<? extends RecordBatch> batches = records.batches().iterator();
+            while (batches.hasNext()) {
+                lastOffset = batches.next().lastOffset();
+            }
+        } catch (CorruptRecordException e) {
+            // Zeros after the last batch, as a file that was once mapped has; the batches before them count.
+        }
+        for (long segment : segmentBaseOffsets(dir)) {
+            if (segment >= baseOffset && segment <= lastOffset) {
+                deleteSegmentFiles(dir, segment);
+            }
+        }
+        Files.move(swap, LogFileUtils.logFile(dir, baseOffset), StandardCopyOption.ATOMIC_MOVE);
+        return baseOffset;
     }
 
     static void deleteSegmentFiles(Path dir, long baseOffset) throws IOException {

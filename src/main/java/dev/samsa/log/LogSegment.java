@@ -280,6 +280,11 @@ final class LogSegment {
         return maxTimestampSoFar;
     }
 
+    /** The largest timestamp of the first batch, as Kafka's getFirstBatchTimestamp; -1 if the segment is empty. */
+    long firstBatchTimestamp() throws IOException {
+        return size == 0 ? -1L : batchAt(0).maxTimestamp();
+    }
+
     Path logFile() {
         return log.path();
     }

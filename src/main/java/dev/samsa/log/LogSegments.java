@@ -35,6 +35,37 @@ final class LogSegments {
         segments.put(segment.baseOffset(), segment);
     }
 
+    /**
+     * Checks that {@code oldBaseOffsets} are consecutive segments starting at {@code baseOffset}, none of them the
+     * active one: what a cleaned segment may replace.
+     */
+    void checkReplaceable(long baseOffset, List<Long> oldBaseOffsets) {
+        List<Long> expected = new ArrayList<>(segments.tailMap(baseOffset).keySet())
+                .subList(0, Math.min(oldBaseOffsets.size(), segments.tailMap(baseOffset).size()));
+        if (oldBaseOffsets.isEmpty() || !expected.equals(oldBaseOffsets) || oldBaseOffsets.contains(segments.lastKey())) {
+            throw new IllegalArgumentException("Cannot replace segments " + oldBaseOffsets + " from offset " + baseOffset
+                    + " in " + segments.keySet() + ": they must be consecutive and not the active segment");
+        }
+    }
+
+    /** Removes the segments based at {@code baseOffsets} and deletes their files. */
+    void remove(List<Long> baseOffsets) throws IOException {
+        for (long baseOffset : baseOffsets) {
+            LogSegment segment = segments.remove(baseOffset);
+            if (segment != null) {
+                segment.deleteFiles();
+            }
+        }
+    }
+
+    /** Puts a segment where its base offset belongs, such as a cleaned one among the others. */
+    void insert(LogSegment segment) {
+        if (segments.containsKey(segment.baseOffset())) {
+            throw new IllegalArgumentException("A segment at offset " + segment.baseOffset() + " is already there");
+        }
+        segments.put(segment.baseOffset(), segment);
+    }
+
     /** Base offsets, oldest first. */
     List<Long> baseOffsets() {
         return new ArrayList<>(segments.keySet());

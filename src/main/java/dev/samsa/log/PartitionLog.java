@@ -2,10 +2,14 @@ package dev.samsa.log;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -485,6 +489,83 @@ public final class PartitionLog implements AutoCloseable {
 
     public Path dir() {
         return dir;
+    }
+
+    /** Every segment, oldest first; the last is the active one, which the cleaner never touches. */
+    public List<LogSegmentInfo> segmentInfos() {
+        checkOpen();
+        List<LogSegmentInfo> out = new ArrayList<>();
+        try {
+            for (LogSegment segment : segments.values()) {
+                out.add(new LogSegmentInfo(segment.baseOffset(), segment.nextOffset(), segment.size(),
+                        segment.maxTimestampSoFar(), segment.firstBatchTimestamp()));
+            }
+        } catch (IOException e) {
+            throw storageError("read the first batch of a segment", e);
+        }
+        return out;
+    }
+
+    /** Starts a new active segment at the log end, unless the active one is empty, as Kafka's {@code roll}. */
+    public void roll() {
+        checkOpen();
+        if (segments.activeSegment().size() == 0) {
+            return;
+        }
+        try {
+            segments.add(LogSegment.open(dir, logEndOffset(), stores));
+        } catch (IOException e) {
+            throw storageError("roll a segment at offset " + logEndOffset(), e);
+        }
+    }
+
+    /** Kafka's lastRecordsOfActiveProducers, by producer id. */
+    public Map<Long, LastRecord> lastRecordsOfActiveProducers() {
+        checkOpen();
+        Map<Long, LastRecord> out = new HashMap<>();
+        producers.activeProducers().forEach((producerId, entry) -> out.put(producerId, new LastRecord(
+                entry.lastOffset() < 0 ? OptionalLong.empty() : OptionalLong.of(entry.lastOffset()),
+                entry.producerEpoch())));
+        return out;
+    }
+
+    /** A new {@code .cleaned} file for the segments from {@code baseOffset} on; see {@link #replaceSegments}. */
+    public CleanedSegment createCleanedSegment(long baseOffset) {
+        checkOpen();
+        try {
+            return new CleanedSegment(dir, baseOffset);
+        } catch (IOException e) {
+            throw storageError("create a cleaned segment at offset " + baseOffset, e);
+        }
+    }
+
+    /**
+     * Swaps {@code cleaned} in for the segments based at {@code oldBaseOffsets}, as Kafka's replaceSegments: the
+     * cleaned file is forced to the device and renamed {@code .swap}, the old segments are deleted, and the swap file
+     * becomes the segment's {@code .log}. A crash at any point leaves either the old segments or a complete swap file,
+     * which the next open finishes swapping in ({@link LogLoader}), so no record is lost. Indexes are rebuilt from the
+     * cleaned records; the producer state is left as it is, as in Kafka.
+     *
+     * @throws IllegalArgumentException if the old segments include the active one or are not consecutive from the
+     *         cleaned segment's base offset
+     */
+    public void replaceSegments(CleanedSegment cleaned, List<Long> oldBaseOffsets) {
+        checkOpen();
+        try {
+            segments.checkReplaceable(cleaned.baseOffset(), oldBaseOffsets);
+            cleaned.flush();
+            cleaned.close();
+            Path swap = LogFileUtils.swapFile(dir, cleaned.baseOffset());
+            Files.move(cleaned.file(), swap, StandardCopyOption.ATOMIC_MOVE);
+            segments.remove(oldBaseOffsets);
+            LogSegment segment = LogLoader.completeSwap(dir, swap, stores, config.indexIntervalBytes());
+            for (AbortedTxn txn : cleaned.abortedTxns()) {
+                segment.appendAbortedTxn(txn);
+            }
+            segments.insert(segment);
+        } catch (IOException e) {
+            throw storageError("swap in the cleaned segment at offset " + cleaned.baseOffset(), e);
+        }
     }
 
     /** Unmaps the files; unflushed appends stay in the page cache, as after a process exit. */

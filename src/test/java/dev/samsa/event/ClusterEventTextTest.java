@@ -41,6 +41,8 @@ class ClusterEventTextTest {
         lines.put(new Truncated("orders", 0, 1, 15, 5, 10, 4, "epoch 3 ends at 5 on the leader"),
                 "Truncated  orders-0 broker=1 from=15 to=5 records=10 leaderEpoch=4 reason=epoch 3 ends at 5 on the leader");
         lines.put(new RetentionDeleted("logs", 0, 2, 0, 120), "RetentionDeleted  logs-0 broker=2 logStartOffset=0->120");
+        lines.put(new Compacted("table", 0, 3, 9900, 10000),
+                "Compacted  table-0 broker=3 recordsRemoved=9900 cleanedUpTo=10000");
         lines.put(new RecordsDeleted("orders", 0, 30, 1), "RecordsDeleted  orders-0 logStartOffset=30 on broker 1");
         lines.put(new ReassignmentStarted("moving", 0, List.of(2, 3, 1), List.of(3), List.of(1)),
                 "ReassignmentStarted  moving-0 replicas=[2, 3, 1] adding=[3] removing=[1]");
