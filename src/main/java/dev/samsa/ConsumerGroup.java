@@ -7,6 +7,9 @@ import dev.samsa.group.GroupCoordinator;
 import dev.samsa.group.classic.ClassicGroup;
 import dev.samsa.group.classic.ClassicGroupMember;
 import dev.samsa.group.classic.ClassicGroupState;
+import dev.samsa.group.modern.Assignment;
+import dev.samsa.group.modern.consumer.ConsumerGroupMember;
+import dev.samsa.cluster.Topic;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,12 +28,18 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class ConsumerGroup {
 
-    /** One member: ids, client, host, and its partitions by topic (decoded when the protocol type is "consumer"). */
+    /**
+     * One member: ids, client, host, and its partitions by topic (decoded when the protocol type is "consumer"). In a
+     * consumer-protocol group (KIP-848) also its member epoch and its target assignment, which it is reconciling
+     * towards; a classic member shows the group's generation and its assignment as target.
+     */
     public record Member(String memberId, String groupInstanceId, String clientId, String host,
-                         Map<String, SortedSet<Integer>> assignment) {
+                         Map<String, SortedSet<Integer>> assignment, int memberEpoch,
+                         Map<String, SortedSet<Integer>> targetAssignment) {
     }
 
     private final String groupId;
+    private final String groupType;
     private final GroupState state;
     private final int generation;
     private final String protocolType;
@@ -43,11 +52,12 @@ public final class ConsumerGroup {
     private final SortedSet<GroupPartition> pendingTransactionalOffsets;
     private final Consumer<String> expire;
 
-    private ConsumerGroup(String groupId, GroupState state, int generation, String protocolType, String protocol, String leader,
+    private ConsumerGroup(String groupId, String groupType, GroupState state, int generation, String protocolType, String protocol, String leader,
                           List<Member> members, Map<GroupPartition, Long> committed, Map<GroupPartition, String> metadata,
                           Map<GroupPartition, Long> lag, SortedSet<GroupPartition> pendingTransactionalOffsets,
                           Consumer<String> expire) {
         this.groupId = groupId;
+        this.groupType = groupType;
         this.state = state;
         this.generation = generation;
         this.protocolType = protocolType;
@@ -82,17 +92,37 @@ public final class ConsumerGroup {
         }
         SortedSet<GroupPartition> pending = new TreeSet<>();
         coordinator.pendingTransactionalOffsets(groupId).forEach(tp -> pending.add(new GroupPartition(tp.topic(), tp.partition())));
+        dev.samsa.group.modern.consumer.ConsumerGroup modern = coordinator.consumerGroupOrNull(groupId);
+        if (modern != null) {
+            List<Member> members = new ArrayList<>();
+            for (ConsumerGroupMember m : modern.members()) {
+                members.add(new Member(m.memberId(), m.instanceId(), m.clientId(), m.clientHost(),
+                        byName(m.assignedPartitions(), state), m.memberEpoch(), byName(modern.targetAssignment(m.memberId()), state)));
+            }
+            return new ConsumerGroup(groupId, "consumer", GroupState.fromKafkaName(modern.stateName()), modern.groupEpoch(),
+                    "consumer", null, null, members, committed, metadata, lag, pending, expire);
+        }
         if (g == null || g.isInState(ClassicGroupState.DEAD)) {
-            return new ConsumerGroup(groupId, GroupState.DEAD, -1, null, null, null, List.of(), committed, metadata, lag,
+            return new ConsumerGroup(groupId, "classic", GroupState.DEAD, -1, null, null, null, List.of(), committed, metadata, lag,
                     pending, expire);
         }
         List<Member> members = new ArrayList<>();
         for (ClassicGroupMember m : g.allMembers()) {
-            members.add(new Member(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
-                    decode(g.protocolType(), m.assignment())));
+            Map<String, SortedSet<Integer>> assignment = decode(g.protocolType(), m.assignment());
+            members.add(new Member(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(), assignment,
+                    g.generationId(), assignment));
         }
-        return new ConsumerGroup(groupId, GroupState.fromKafkaName(g.state().toString()), g.generationId(), g.protocolType(),
+        return new ConsumerGroup(groupId, "classic", GroupState.fromKafkaName(g.state().toString()), g.generationId(), g.protocolType(),
                 g.protocolName(), g.leaderOrNull(), members, committed, metadata, lag, pending, expire);
+    }
+
+    private static Map<String, SortedSet<Integer>> byName(Assignment assignment, ClusterState state) {
+        Map<String, SortedSet<Integer>> byTopic = new TreeMap<>();
+        assignment.partitions().forEach((id, ps) -> {
+            Topic t = state.metadata().topic(id);
+            byTopic.put(t == null ? id.toString() : t.name(), ps);
+        });
+        return java.util.Collections.unmodifiableMap(byTopic);
     }
 
     private static Map<String, SortedSet<Integer>> decode(String protocolType, byte[] assignment) {
@@ -116,10 +146,16 @@ public final class ConsumerGroup {
         return groupId;
     }
 
+    /** The protocol the group runs, as Kafka's group type: "classic" (JoinGroup/SyncGroup) or "consumer" (KIP-848). */
+    public String groupType() {
+        return groupType;
+    }
+
     public GroupState state() {
         return state;
     }
 
+    /** The generation of a classic group; the group epoch of a consumer group. */
     public int generation() {
         return generation;
     }
@@ -183,7 +219,7 @@ public final class ConsumerGroup {
 
     @Override
     public String toString() {
-        return "ConsumerGroup[" + groupId + " " + state + " generation=" + generation + " protocol=" + protocol + " leader=" + leader
+        return "ConsumerGroup[" + groupId + " " + groupType + " " + state + " generation=" + generation + " protocol=" + protocol + " leader=" + leader
                 + " members=" + members + " committed=" + committed + "]";
     }
 }

@@ -246,7 +246,13 @@ public final class Faults {
                     + " as a state of its own; choose another state");
         }
         loop.call(() -> {
-            state.faults().txn().onState(transactionalId, when.toString(), broker -> fault.accept(cluster.broker(broker)));
+            state.faults().txn().onState(transactionalId, when.toString(), brokerId -> {
+                Broker coordinator = cluster.broker(brokerId);
+                // A coordinator the test stopped meanwhile has nothing left to lose.
+                if (coordinator.isRunning()) {
+                    fault.accept(coordinator);
+                }
+            });
             state.timeline().record(new TxnCoordinatorFaultArmed(transactionalId, when.toString(), action));
             return null;
         });

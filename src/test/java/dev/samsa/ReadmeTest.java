@@ -4,6 +4,7 @@ package dev.samsa;
 import dev.samsa.KafkaCluster;                 // the cluster, its builder, brokers, partitions, groups, faults
 import dev.samsa.Api;                          // faults().failNext(Api.PRODUCE, ...)
 import dev.samsa.KafkaError;
+import dev.samsa.Security;                     // listeners, SASL users, TLS: builder().security(...)
 import dev.samsa.time.ClusterClock;            // ClusterClock.manual(start), clock().advance(d)
 import dev.samsa.junit.EmbeddedKafkaCluster;   // the JUnit 5 extension and its settings
 import dev.samsa.junit.EmbeddedKafkaCluster.ClockType;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,7 +42,8 @@ class ReadmeTest {
 
     /** Samsa's own folder; the compatibility projects (src/it) compile this file from there and run it elsewhere. */
     private static final Path PROJECT = Path.of(System.getProperty("samsa.project.dir", "."));
-    private static final List<String> SECTIONS = List.of("## Quick start", "## Failures, replication and time");
+    private static final List<String> SECTIONS = List.of("## Quick start", "## Security: TLS and SASL",
+            "## Failures, replication and time");
 
     @Test
     void everyExampleOfTheseSectionsIsInThisFile() throws IOException {
@@ -57,7 +60,7 @@ class ReadmeTest {
                 examples.add(normalize(block.group(1)));
             }
         }
-        assertThat(examples).hasSize(3).allSatisfy(example -> assertThat(source).contains(example));
+        assertThat(examples).hasSize(4).allSatisfy(example -> assertThat(source).contains(example));
     }
 
     private static String normalize(String code) {
@@ -77,6 +80,22 @@ try (KafkaCluster cluster = KafkaCluster.builder()
         consumer.assign(List.of(tp));
         consumer.seekToBeginning(List.of(tp));
         consumer.poll(Duration.ofSeconds(1)).forEach(r -> System.out.println(r.value()));
+    }
+}
+    }
+
+    @Test
+    void security() throws Exception {
+try (KafkaCluster cluster = KafkaCluster.builder()
+        .security(Security.listeners(Security.Protocol.SASL_SSL, Security.Protocol.PLAINTEXT)
+                .user("alice", "alice-secret"))        // PLAIN and SCRAM credentials for alice
+        .topic("orders", 1, 1)
+        .start()) {
+    try (var producer = new KafkaProducer<String, String>(cluster.producerConfig("alice"))) {   // SASL_SSL, SCRAM-SHA-512
+        producer.send(new ProducerRecord<>("orders", "id-1", "created")).get();
+    }
+    try (var admin = Admin.create(cluster.adminConfig())) {   // no user: the PLAINTEXT listener
+        System.out.println(admin.describeCluster().nodes().get());
     }
 }
     }

@@ -10,7 +10,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Starts a cluster for clients in any language:
- * {@code java -jar samsa-standalone.jar --brokers N --port P [--config key=value]... [--topic name:partitions:rf]...}.
+ * {@code java -jar samsa-standalone.jar --brokers N --port P [--config key=value]... [--topic name:partitions:rf]...
+ * [--feature transaction.version=N]}. A feature is set as {@code kafka-storage format --feature} sets it on a real
+ * cluster; transaction.version (0, 1 or 2, default 2) is the only one that can be chosen.
  * Prints the line {@code bootstrap.servers=127.0.0.1:P1,...} on stdout when ready, then runs until SIGTERM
  * or Ctrl-C and closes cleanly. Bad arguments print one line naming the problem and the usage on stderr and exit
  * with status 2; {@code --help} prints the usage on stdout and exits with 0.
@@ -25,7 +27,7 @@ import java.util.concurrent.CountDownLatch;
 public final class Standalone {
 
     static final String USAGE = "Usage: java -jar samsa-standalone.jar [--brokers N] [--port P] [--seed N]"
-            + " [--config key=value]... [--topic name:partitions:replicationFactor]..."
+            + " [--config key=value]... [--topic name:partitions:replicationFactor]... [--feature transaction.version=N]"
             + " [--listener PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL]... [--user name:password]..."
             + " [--sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512]... [--mutual-tls]";
 
@@ -132,6 +134,13 @@ public final class Standalone {
                         throw new IllegalArgumentException("--topic expects name:partitions:replicationFactor, got '" + value + "'");
                     }
                     builder.topic(parts[0], parseInt(arg, parts[1]), parseInt(arg, parts[2]));
+                }
+                case "--feature" -> {
+                    int eq = value.indexOf('=');
+                    if (eq <= 0 || !value.substring(0, eq).equals("transaction.version")) {
+                        throw new IllegalArgumentException("--feature expects transaction.version=N, got '" + value + "'");
+                    }
+                    builder.transactionVersion(parseInt(arg, value.substring(eq + 1)));
                 }
                 case "--listener" -> options.listeners.add(parseEnum(arg, value, Security.Protocol.class));
                 case "--sasl-mechanism" -> options.mechanisms.add(parseEnum(arg, value.replace('-', '_'), Security.Mechanism.class));

@@ -254,6 +254,15 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
 
     /** Makes a member's session expire now, for tests ({@code cluster.group(id).expireMember}). */
     public void expireMember(String groupId, String memberId) {
+        ConsumerGroup consumerGroup = consumerGroupOrNull(groupId);
+        if (consumerGroup != null) {
+            if (consumerGroup.memberOrNull(memberId) == null) {
+                throw new IllegalArgumentException("No member " + memberId + " in group " + groupId);
+            }
+            consumer.removeMember(consumerGroup, memberId, "expired on purpose by the test");
+            persistConsumerGroup(consumerGroup, error -> { });
+            return;
+        }
         ClassicGroup group = groupOrNull(groupId);
         if (group == null) {
             throw new IllegalArgumentException("No group " + groupId);
@@ -288,7 +297,11 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
             cluster.timeline().record(new GroupCreated(req.groupId(), brokerId, false));
         }
         HeartbeatResult result = consumer.heartbeat(group, req);
-        persistConsumerGroup(group, error -> respond.accept(error == Errors.NONE ? result : null, error));
+        ConsumerGroup heartbeated = group;
+        persistConsumerGroup(group, error -> {
+            consumer.answered(heartbeated, result.memberId());
+            respond.accept(error == Errors.NONE ? result : null, error);
+        });
     }
 
     @Override
@@ -304,7 +317,14 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
             done.accept(Errors.NOT_COORDINATOR);
             return;
         }
-        whenReplicated(append(shard, ConsumerGroupRecords.record(cluster.nowMs(), group)), done);
+        SimpleRecord record = ConsumerGroupRecords.record(cluster.nowMs(), group);
+        if (record.value().equals(shard.consumerGroupValues.get(group.groupId()))) {
+            // A heartbeat that changed nothing writes nothing and is answered at once, as Kafka's.
+            done.accept(Errors.NONE);
+            return;
+        }
+        shard.consumerGroupValues.put(group.groupId(), record.value());
+        whenReplicated(append(shard, record), done);
     }
 
     @Override

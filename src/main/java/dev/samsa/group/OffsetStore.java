@@ -22,6 +22,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.IllegalGenerationException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.StaleMemberEpochException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.SimpleRecord;
@@ -107,20 +108,31 @@ public final class OffsetStore {
      * committed, until its marker. {@code done} hears NONE once the write is replicated, or the error for every
      * partition: UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION (also for a generation given to a group that does not exist),
      * FENCED_INSTANCE_ID, INVALID_GROUP_ID, INVALID_PRODUCER_EPOCH, or a coordinator error. A group that does not
-     * exist and is given no generation becomes a simple group, as for OffsetCommit.
+     * exist and is given no generation becomes a simple group, as for OffsetCommit. In a KIP-848 consumer group the
+     * generation is the member's epoch; another epoch is ILLEGAL_GENERATION, as Kafka answers a producer.
      */
     public void commitTransactional(int brokerId, long producerId, short producerEpoch, String groupId, String memberId,
                                     String instanceId, int generation, Map<TopicPartition, CommittedOffset> commits,
                                     Consumer<Errors> done) {
         coordinator.writeTransactional(brokerId, groupId, producerId, producerEpoch, shard -> {
-            ClassicGroup group = shard.groups.get(groupId);
-            if (group == null) {
-                if (generation >= 0) {
-                    throw new IllegalGenerationException("Group " + groupId + " does not exist; rejoin the group.");
+            ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
+            if (consumerGroup != null) {
+                try {
+                    consumerGroup.throwIfTransactionalOffsetCommitIsInvalid(memberId, instanceId, generation);
+                } catch (StaleMemberEpochException e) {
+                    // As Kafka's validateTransactionalOffsetCommit: a producer knows generations, not member epochs.
+                    throw new IllegalGenerationException(e.getMessage());
                 }
-                group = createSimpleGroup(shard, groupId);
+            } else {
+                ClassicGroup group = shard.groups.get(groupId);
+                if (group == null) {
+                    if (generation >= 0) {
+                        throw new IllegalGenerationException("Group " + groupId + " does not exist; rejoin the group.");
+                    }
+                    group = createSimpleGroup(shard, groupId);
+                }
+                throwIfCommitIsInvalid(group, memberId, instanceId, generation, true);
             }
-            throwIfCommitIsInvalid(group, memberId, instanceId, generation, true);
             long now = coordinator.cluster().nowMs();
             List<SimpleRecord> records = new ArrayList<>();
             commits.forEach((tp, o) -> records.add(GroupRecords.offsetCommit(now, groupId, tp, o)));

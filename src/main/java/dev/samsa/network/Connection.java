@@ -42,7 +42,10 @@ final class Connection implements KafkaRequest.Responder {
     private record Reply(CompletableFuture<Outcome> outcome) {
     }
 
-    /** {@code request == null} ends the writer: the connection is closing. */
+    /**
+     * {@code request == null} ends the writer (the connection is closing), unless the outcome is a raw SASL token
+     * to send (after a SaslHandshake v0), which has no request.
+     */
     private record Outcome(KafkaRequest request, ApiMessage response, String closeReason, byte[] saslToken) {
 
         Outcome(KafkaRequest request, ApiMessage response, String closeReason) {

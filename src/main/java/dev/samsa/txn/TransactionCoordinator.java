@@ -509,6 +509,12 @@ public final class TransactionCoordinator {
      * abort that is not from the client): the PrepareAbort written carries the bumped epoch.
      */
     private void fenceAndAbort(TransactionCoordinatorShard shard, TransactionMetadata ongoing, Consumer<Errors> done) {
+        Errors refused = writeRefusal(shard);
+        if (refused != Errors.NONE) {
+            // Nothing is fenced: the timeline must not say so.
+            done.accept(refused);
+            return;
+        }
         TransactionMetadata fenced = ongoing.prepareFenceProducerEpoch();
         recordTransition(ongoing, fenced);
         // As Kafka, the abort takes the cluster's transaction version, not the client's. With version 2 the bump of
@@ -679,11 +685,9 @@ public final class TransactionCoordinator {
     }
 
     private CoordinatorRuntime.Write write(TransactionCoordinatorShard shard, SimpleRecord next, Consumer<Errors> done) {
-        Partition partition = cluster.metadata().partition(new TopicPartition(TRANSACTION_STATE_TOPIC, shard.partition()));
-        if (partition != null && partition.isrSeenBy(shard.brokerId()).size()
-                < cluster.metadata().effectiveConfig(partition.topic(), shard.brokerId()).minInsyncReplicas()) {
-            // Kafka appends transaction state with acks=-1: NOT_ENOUGH_REPLICAS, which it answers as COORDINATOR_NOT_AVAILABLE.
-            done.accept(Errors.COORDINATOR_NOT_AVAILABLE);
+        Errors refused = writeRefusal(shard);
+        if (refused != Errors.NONE) {
+            done.accept(refused);
             return null;
         }
         MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, next);
@@ -698,6 +702,17 @@ public final class TransactionCoordinator {
         shard.replay(write.requiredOffset() - 1, record);
         runtime.whenReplicated(write, done);
         return write;
+    }
+
+    /**
+     * Kafka appends transaction state with acks=-1, so below transaction.state.log.min.isr the append fails with
+     * NOT_ENOUGH_REPLICAS, which the coordinator answers as COORDINATOR_NOT_AVAILABLE; NONE when a write may go.
+     */
+    private Errors writeRefusal(TransactionCoordinatorShard shard) {
+        Partition partition = cluster.metadata().partition(new TopicPartition(TRANSACTION_STATE_TOPIC, shard.partition()));
+        boolean underMinIsr = partition != null && partition.isrSeenBy(shard.brokerId()).size()
+                < cluster.metadata().effectiveConfig(partition.topic(), shard.brokerId()).minInsyncReplicas();
+        return underMinIsr ? Errors.COORDINATOR_NOT_AVAILABLE : Errors.NONE;
     }
 
     // ---- admin: DescribeTransactions, ListTransactions

@@ -114,6 +114,74 @@ class TransactionalOffsetsClientTest {
     }
 
     @Test
+    void aMemberOfAConsumerProtocolGroupCommitsInATransactionWithItsMemberEpoch() {
+        try (KafkaCluster cluster = KafkaCluster.builder().topic("orders", 1, 1).start();
+             KafkaProducer<String, String> producer = transactionalProducer(cluster, "tx-billing");
+             KafkaConsumer<String, String> observer = observer(cluster, "billing")) {
+            // KIP-848: the member's metadata carries its member epoch where a classic member's has the generation.
+            Map<String, Object> config = cluster.consumerConfig("billing");
+            config.put("group.protocol", "consumer");
+            config.put("enable.auto.commit", "false");
+            KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config);
+            consumer.subscribe(List.of("orders"));
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    consumer.poll(Duration.ofMillis(100));
+                    return consumer.assignment().contains(ORDERS);
+                });
+                ConsumerGroupMetadata current = consumer.groupMetadata();
+                producer.initTransactions();
+                producer.beginTransaction();
+                assertThatThrownBy(() -> producer.sendOffsetsToTransaction(Map.of(ORDERS, new OffsetAndMetadata(2)),
+                        new ConsumerGroupMetadata(current.groupId(), current.generationId() + 1, current.memberId(),
+                                current.groupInstanceId())))
+                        .as("an epoch that is not the member's").isInstanceOf(org.apache.kafka.clients.consumer.CommitFailedException.class);
+                producer.abortTransaction();
+
+                producer.beginTransaction();
+                producer.sendOffsetsToTransaction(Map.of(ORDERS, new OffsetAndMetadata(3)), consumer.groupMetadata());
+                producer.commitTransaction();
+
+                Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                        assertThat(observer.committed(Set.of(ORDERS), Duration.ofSeconds(5)).get(ORDERS).offset()).isEqualTo(3));
+            } finally {
+                GroupClients.closeQuietly(consumer);
+            }
+        }
+    }
+
+    @Test
+    void pendingOffsetsSurviveACrashOfTheGroupCoordinatorAndCommitOnTheNextOne() {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).brokerConfig("offsets.topic.num.partitions", "1")
+                .topic("orders", 1, 3).start();
+             KafkaProducer<String, String> producer = transactionalProducer(cluster, "tx-billing");
+             KafkaConsumer<String, String> observer = observer(cluster, "billing")) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("orders", "out"));
+            // A simple consumer's metadata: no member, no generation.
+            producer.sendOffsetsToTransaction(Map.of(ORDERS, new OffsetAndMetadata(3)), new ConsumerGroupMetadata("billing"));
+            producer.flush();
+
+            int coordinator = cluster.partition("__consumer_offsets", 0).leader();
+            cluster.broker(coordinator).crash();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+                int leader = cluster.partition("__consumer_offsets", 0).leader();
+                return leader > 0 && leader != coordinator;
+            });
+
+            assertThat(cluster.group("billing").pendingTransactionalOffsets()).as("replayed by the new coordinator:\n%s",
+                    cluster.events()).containsExactly(new GroupPartition("orders", 0));
+            assertThatThrownBy(() -> observer.committed(Set.of(ORDERS), Duration.ofSeconds(1))).isInstanceOf(TimeoutException.class);
+
+            producer.commitTransaction();
+
+            Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(observer.committed(Set.of(ORDERS), Duration.ofSeconds(5)).get(ORDERS).offset()).isEqualTo(3));
+        }
+    }
+
+    @Test
     void aMemberOfAnOlderGenerationCannotCommitInATransaction() {
         try (KafkaCluster cluster = KafkaCluster.builder().topic("orders", 1, 1).start();
              KafkaProducer<String, String> producer = transactionalProducer(cluster, "tx-billing")) {

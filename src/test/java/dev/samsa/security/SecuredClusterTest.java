@@ -140,6 +140,24 @@ class SecuredClusterTest {
         }
     }
 
+    @Test
+    void aRestartedBrokerListensAgainOnEveryListenerWithTheSameCertificate() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder()
+                .security(Security.listeners(Protocol.SASL_SSL, Protocol.PLAINTEXT).user("alice", "alice-secret"))
+                .start()) {
+            Map<String, Object> config = cluster.clientConfig("alice");
+            String saslAddress = cluster.broker(1).address(Protocol.SASL_SSL);
+            String plainAddress = cluster.broker(1).address(Protocol.PLAINTEXT);
+            cluster.broker(1).crash();
+            cluster.broker(1).restart();
+            assertThat(cluster.broker(1).address(Protocol.SASL_SSL)).isEqualTo(saslAddress);
+            assertThat(cluster.broker(1).address(Protocol.PLAINTEXT)).isEqualTo(plainAddress);
+            // the config taken before the restart still holds: same ports, same CA, same broker certificate chain
+            assertThat(addresses(describeCluster(config))).containsExactly(saslAddress);
+            assertThat(addresses(describeCluster(cluster.adminConfig()))).containsExactly(plainAddress);
+        }
+    }
+
     private static List<String> addresses(List<Node> nodes) {
         return nodes.stream().map(n -> n.host() + ":" + n.port()).toList();
     }

@@ -3,6 +3,7 @@ package dev.samsa.txn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.samsa.coordinator.CoordinatorFixture;
+import dev.samsa.event.TxnStateChanged;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -159,16 +160,27 @@ class TransactionCoordinatorTest {
     @Test
     void belowTheStateTopicsMinIsrTheCoordinatorIsNotAvailableAndNothingIsWritten(@TempDir Path other) {
         try (CoordinatorFixture small = new CoordinatorFixture(other, 2, Map.of("transaction.state.log.replication.factor", "2"))) {
+            small.createTopic("orders", List.of(List.of(1, 2)));
             TransactionCoordinator coordinatorOfSmall = small.call(() -> new TransactionCoordinator(small.state));
             int leader = small.call(() -> coordinatorOfSmall.findCoordinator(1, "tx"));
-            small.shutDown(3 - leader);
-
             AtomicReference<TransactionCoordinator.InitResult> answer = new AtomicReference<>();
+            AtomicReference<Errors> added = new AtomicReference<>();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+                small.run(() -> coordinatorOfSmall.initProducerId(leader, "tx", 1000, NO_ID, NO_EPOCH, answer::set));
+                return answer.get() != null && answer.get().error() == Errors.NONE;
+            });
+            small.run(() -> coordinatorOfSmall.addPartitions(leader, "tx", answer.get().producerId(), answer.get().producerEpoch(),
+                    Set.of(ORDERS), (short) 0, added::set));
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> added.get() == Errors.NONE);
+
+            small.shutDown(3 - leader);
             small.run(() -> coordinatorOfSmall.initProducerId(leader, "tx", 1000, NO_ID, NO_EPOCH, answer::set));
 
             assertThat(answer.get().error()).as("transaction.state.log.min.isr=2, one replica in sync")
                     .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
-            assertThat(small.call(() -> coordinatorOfSmall.transaction("tx"))).isNull();
+            assertThat(small.call(() -> coordinatorOfSmall.transaction("tx")).state()).isEqualTo(TransactionState.ONGOING);
+            assertThat(small.call(() -> small.state.timeline().events(TxnStateChanged.class))).extracting(TxnStateChanged::state)
+                    .as("no fence was written, so none is told").doesNotContain("PrepareEpochFence");
         }
     }
 

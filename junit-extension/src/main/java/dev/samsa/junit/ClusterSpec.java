@@ -69,7 +69,12 @@ record ClusterSpec(String source, Class<?> declaringClass, int brokers, List<Top
         Security security = security(source, annotation);
         return new ClusterSpec(source, declaringClass, annotation.brokers(), topics,
                 keyValues(source + ", brokerConfig", annotation.brokerConfig()), start, seed, annotation.port(),
-                annotation.lifecycle(), security == null ? builder -> { } : builder -> builder.security(security));
+                annotation.lifecycle(), builder -> {
+                    builder.transactionVersion(annotation.transactionVersion());
+                    if (security != null) {
+                        builder.security(security);
+                    }
+                });
     }
 
     /** The annotation's listeners, users and mechanisms; null for the default single PLAINTEXT listener. */

@@ -1,5 +1,7 @@
 package dev.samsa.junit;
 
+import dev.samsa.KafkaCluster;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -94,6 +96,13 @@ public @interface EmbeddedKafkaCluster {
 
     /** Seed of every random choice in the cluster; {@link #RANDOM_SEED} (the default) picks one. */
     long seed() default RANDOM_SEED;
+
+    /**
+     * The cluster's finalized transaction.version feature: 2 (the default, a fresh Kafka 4.1 cluster's: KIP-890's
+     * transaction protocol), or 1 or 0 to test against the protocol of Kafka 3.x brokers (see
+     * {@link KafkaCluster.Builder#transactionVersion}).
+     */
+    int transactionVersion() default 2;
 
     /** First broker port; broker n listens on {@code port + n - 1}. 0 (the default) picks free ports. */
     int port() default 0;

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.samsa.Api;
 import dev.samsa.KafkaCluster;
+import dev.samsa.KafkaError;
 import dev.samsa.time.ClusterClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -190,6 +192,24 @@ class TransactionAdminTest {
                     .all().get()).hasCauseInstanceOf(InvalidProducerEpochException.class);
             assertThat(cluster.partition(TOPIC, 0).lastStableOffset()).as("the transaction is still open").isZero();
             current.close(Duration.ZERO);
+        }
+    }
+
+    @Test
+    void failNextAnswersWriteTxnMarkersWithTheInjectedErrorAndTheTransactionStaysOpen() throws Exception {
+        try (KafkaCluster cluster = cluster(); Admin admin = Admin.create(cluster.adminConfig());
+                KafkaProducer<String, String> producer = producer(cluster, "injected-tx")) {
+            TopicPartition tp = new TopicPartition(TOPIC, 0);
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(TOPIC, 0, "k", "open")).get();
+            ProducerState state = admin.describeProducers(List.of(tp)).partitionResult(tp).get().activeProducers().get(0);
+            cluster.faults().failNext(Api.WRITE_TXN_MARKERS, KafkaError.INVALID_PRODUCER_EPOCH, 1);
+
+            assertThatThrownBy(() -> admin.abortTransaction(new AbortTransactionSpec(tp, state.producerId(),
+                    (short) state.producerEpoch(), 0)).all().get()).hasCauseInstanceOf(InvalidProducerEpochException.class);
+            assertThat(cluster.partition(TOPIC, 0).lastStableOffset()).as("no marker was written").isZero();
+            producer.commitTransaction();
         }
     }
 

@@ -61,13 +61,13 @@ class ConsumeTransformProduceTest {
             killPoints.add(1 + random.nextInt(RECORDS - 1));
         }
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).topic(INPUT, 3, 3).topic(OUTPUT, 3, 3).start()) {
-            produceInput(cluster);
+            Map<TopicPartition, Long> inputEnd = produceInput(cluster);
             int sends = 0;
             int instances = 0;
             boolean done = false;
             while (!done) {
                 instances++;
-                Instance instance = new Instance(cluster);
+                Instance instance = new Instance(cluster, inputEnd);
                 Integer killAt = killPoints.ceiling(sends + 1);
                 int limit = killAt == null ? Integer.MAX_VALUE : killAt - sends;
                 Outcome outcome = instance.process(limit, random.nextBoolean());
@@ -111,14 +111,17 @@ class ConsumeTransformProduceTest {
         }
     }
 
-    private static void produceInput(KafkaCluster cluster) throws Exception {
+    /** @return the end offset of each input partition once every input record is written */
+    private static Map<TopicPartition, Long> produceInput(KafkaCluster cluster) throws Exception {
         Map<String, Object> config = cluster.producerConfig();
         config.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config);
+                KafkaConsumer<String, String> consumer = TxnClients.consumer(cluster, IsolationLevel.READ_COMMITTED)) {
             for (int i = 0; i < RECORDS; i++) {
                 producer.send(new ProducerRecord<>(INPUT, "key-" + i, Integer.toString(i)));
             }
             producer.flush();
+            return consumer.endOffsets(partitions(INPUT, 3));
         }
     }
 
@@ -130,8 +133,10 @@ class ConsumeTransformProduceTest {
         private final KafkaConsumer<String, String> consumer;
         private final KafkaProducer<String, String> producer;
         private final List<TopicPartition> inputs = partitions(INPUT, 3);
+        private final Map<TopicPartition, Long> inputEnd;
 
-        Instance(KafkaCluster cluster) {
+        Instance(KafkaCluster cluster, Map<TopicPartition, Long> inputEnd) {
+            this.inputEnd = inputEnd;
             Map<String, Object> config = cluster.consumerConfig(GROUP);
             config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -177,8 +182,7 @@ class ConsumeTransformProduceTest {
         }
 
         private boolean atEndOfInput() {
-            Map<TopicPartition, Long> end = consumer.endOffsets(inputs);
-            return inputs.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
+            return inputs.stream().allMatch(tp -> consumer.position(tp) >= inputEnd.get(tp));
         }
 
         void close() {

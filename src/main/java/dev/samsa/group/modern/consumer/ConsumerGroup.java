@@ -126,6 +126,30 @@ public final class ConsumerGroup implements Group {
         }
     }
 
+    /**
+     * Kafka's {@code ConsumerGroup.validateOffsetCommit} for TxnOffsetCommit: as for OffsetCommit, except that a
+     * commit naming no member, epoch or instance is accepted (old versions carry none), and any version may be used.
+     *
+     * @throws UnknownMemberIdException when the member is not in the group
+     * @throws StaleMemberEpochException when the epoch is not the member's
+     */
+    public void throwIfTransactionalOffsetCommitIsInvalid(String memberId, String groupInstanceId, int memberEpoch) {
+        if (memberEpoch < 0 && members.isEmpty()) {
+            return;
+        }
+        if (memberEpoch < 0 && memberId.isEmpty() && groupInstanceId == null) {
+            return;
+        }
+        ConsumerGroupMember member = members.get(memberId);
+        if (member == null) {
+            throw new UnknownMemberIdException("Member " + memberId + " is not a member of group " + groupId + ".");
+        }
+        if (memberEpoch != member.memberEpoch()) {
+            throw new StaleMemberEpochException("The member epoch " + memberEpoch + " is not the current epoch "
+                    + member.memberEpoch() + " of member " + memberId + ".");
+        }
+    }
+
     /** The epoch of the member holding the partition, assigned or pending revocation; -1 when it is free. */
     int currentPartitionEpoch(Uuid topicId, int partition) {
         return partitionEpochs.getOrDefault(topicId, Map.of()).getOrDefault(partition, -1);
