@@ -1,6 +1,7 @@
 package dev.samsa.handler;
 
 import dev.samsa.cluster.LogAppendResult;
+import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.Topic;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
@@ -161,8 +162,10 @@ final class ProduceHandler implements ApiHandler {
     }
 
     /**
-     * As Kafka's handleProduceAppend: the partitions with a transactional batch, to be verified. Batches that cannot be
-     * walked, and topics that do not resolve, are left to the per-partition checks, which answer for them.
+     * As Kafka's handleProduceAppend: the partitions with a transactional batch, to be verified (or, from v12, added).
+     * Batches that cannot be walked, and partitions that do not exist or that this broker does not lead (as the append
+     * decides it), are left to the per-partition checks, which answer for them: Kafka asks the coordinator only
+     * through the leader's log, so a produce that reaches a follower never adds its partition to the transaction.
      */
     private static TransactionalBatches transactionalBatches(ProduceRequestData data, BrokerContext broker) {
         long producerId = RecordBatch.NO_PRODUCER_ID;
@@ -171,7 +174,7 @@ final class ProduceHandler implements ApiHandler {
         for (ProduceRequestData.TopicProduceData topicData : data.topicData()) {
             String name = topicName(topicData, broker);
             for (ProduceRequestData.PartitionProduceData pd : topicData.partitionData()) {
-                if (name == null || !(pd.records() instanceof MemoryRecords records)) {
+                if (name == null || !(pd.records() instanceof MemoryRecords records) || !leads(broker, name, pd.index())) {
                     continue;
                 }
                 try {
@@ -188,6 +191,11 @@ final class ProduceHandler implements ApiHandler {
             }
         }
         return new TransactionalBatches(producerId, producerEpoch, partitions);
+    }
+
+    private static boolean leads(BrokerContext broker, String topic, int partition) {
+        Partition p = broker.cluster().metadata().partition(new TopicPartition(topic, partition));
+        return p != null && p.isLedBy(broker.brokerId());
     }
 
     /**

@@ -7,10 +7,11 @@ import dev.samsa.KafkaCluster;
 import dev.samsa.event.TxnMarkerWritten;
 import dev.samsa.event.TxnStateChanged;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.junit.jupiter.api.Test;
 
 /** Transactions with the real kafka-clients producer and consumer against three brokers. */
@@ -59,7 +60,11 @@ class TransactionsTest {
             successor.send(new ProducerRecord<>("orders", "successor"));
             successor.commitTransaction();
 
-            assertThatThrownBy(zombie::commitTransaction).isInstanceOf(ProducerFencedException.class);
+            // As against Kafka 4.1 with partition verification: the old epoch is refused before it reaches the log.
+            assertThatThrownBy(() -> zombie.send(new ProducerRecord<>("orders", "zombie-after-fence")).get())
+                    .as("a write after the fence").isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(InvalidProducerEpochException.class);
+            assertThatThrownBy(zombie::commitTransaction).isInstanceOf(InvalidProducerEpochException.class);
             TxnClients.awaitCompleted(cluster, "tx-fenced");
             assertThat(cluster.events().events(TxnMarkerWritten.class)).extracting(TxnMarkerWritten::committed)
                     .containsExactly(false, true);

@@ -1,5 +1,6 @@
 package dev.samsa.group.modern.consumer;
 
+import dev.samsa.event.MemberDisconnected;
 import dev.samsa.event.MemberJoined;
 import dev.samsa.event.MemberRemoved;
 import dev.samsa.event.Timeline;
@@ -261,12 +262,21 @@ public final class ConsumerGroups {
         return names;
     }
 
-    /** Runs the group's assignor for the group epoch: the assignor most members ask for, else the first configured. */
+    /** The group's assignor, as Kafka picks it: the one most members ask for (ties: the first name), else the first configured. */
+    public String assignorName(ConsumerGroup group, ConsumerGroupConfig config) {
+        Map<String, Integer> votes = new TreeMap<>();
+        group.members().stream().filter(m -> m.serverAssignor() != null).forEach(m -> votes.merge(m.serverAssignor(), 1, Integer::sum));
+        String fallback = config.assignors().stream().filter(ASSIGNORS::containsKey).findFirst().orElse("uniform");
+        return votes.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue()
+                        .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())))
+                .map(Map.Entry::getKey).orElse(fallback);
+    }
+
+    /** Runs the group's assignor for the group epoch. */
     private void computeTargetAssignment(ConsumerGroup group, ConsumerGroupConfig config) {
         Map<String, TopicMetadata> topics = ctx.topics();
         SortedMap<String, Set<Uuid>> subscriptions = new TreeMap<>();
         Map<Uuid, TopicMetadata> byId = new HashMap<>();
-        Map<String, Integer> votes = new TreeMap<>();
         for (ConsumerGroupMember m : group.members()) {
             Set<Uuid> ids = new TreeSet<>();
             for (String name : subscribedNames(m, topics)) {
@@ -275,13 +285,8 @@ public final class ConsumerGroups {
                 byId.put(t.id(), t);
             }
             subscriptions.put(m.memberId(), ids);
-            if (m.serverAssignor() != null) {
-                votes.merge(m.serverAssignor(), 1, Integer::sum);
-            }
         }
-        String name = votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
-                .orElse(config.assignors().isEmpty() ? "uniform" : config.assignors().get(0));
-        ConsumerGroupAssignor assignor = ASSIGNORS.getOrDefault(name, ASSIGNORS.get("uniform"));
+        ConsumerGroupAssignor assignor = ASSIGNORS.get(assignorName(group, config));
         group.setTargetAssignment(group.groupEpoch(), assignor.assign(subscriptions, byId, group.targetAssignment()));
     }
 
@@ -330,8 +335,9 @@ public final class ConsumerGroups {
         MemberLiveness liveness = group.liveness.get(memberId);
         if (liveness != null && !liveness.silentInWallTime(scheduler.wallMs(), config.heartbeatIntervalMs())) {
             if (scheduler.manualClock()) {
-                // Judge it again once it has had a heartbeat interval of wall time to speak; a heartbeat re-arms first.
-                scheduler.scheduleWall(sessionKey(groupId, memberId), config.heartbeatIntervalMs() + 1L,
+                // Judge it again once it has had time to speak; its next heartbeat re-arms the session first.
+                scheduler.scheduleWall(sessionKey(groupId, memberId),
+                        liveness.msUntilSilent(scheduler.wallMs(), config.heartbeatIntervalMs()) + 1,
                         () -> sessionExpired(groupId, memberId));
             } else {
                 scheduleSession(groupId, memberId, config);
@@ -342,9 +348,22 @@ public final class ConsumerGroups {
         ctx.persistConsumerGroup(group, error -> { });
     }
 
+    /** The member's heartbeat was answered; its silence counts from now (see {@link MemberLiveness}). */
+    public void answered(ConsumerGroup group, String memberId) {
+        MemberLiveness liveness = group.liveness.get(memberId);
+        if (liveness != null) {
+            liveness.answered(ctx.scheduler().wallMs());
+        }
+    }
+
     /** A client connection closed: the members that last spoke on it are silent from now on (DESIGN.md). */
     public void connectionClosed(ConsumerGroup group, String connection) {
-        group.liveness.values().forEach(l -> l.connectionClosed(connection));
+        group.liveness.forEach((memberId, liveness) -> {
+            ConsumerGroupMember member = group.memberOrNull(memberId);
+            if (liveness.connectionClosed(connection) && member != null) {
+                timeline.record(new MemberDisconnected(group.groupId(), memberId, member.instanceId(), connection));
+            }
+        });
     }
 
     /** A group read back by a new coordinator: its members get a full session to find it, as Kafka's onLoaded arms them. */
