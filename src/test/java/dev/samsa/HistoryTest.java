@@ -1,8 +1,10 @@
 package dev.samsa;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.samsa.junit.SamsaAssertions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +39,7 @@ class HistoryTest {
             assertThat(history.acknowledgedBatches()).isEqualTo(60);
             assertThat(history.lost()).as("%s", history).isEmpty();
             assertThat(history.duplicates()).as("%s", history).isEmpty();
+            SamsaAssertions.assertThat(cluster).history().hasNoLostAcknowledgedRecords().hasNoDuplicatedRecords();
         }
     }
 
@@ -70,6 +73,10 @@ class HistoryTest {
             List<String> kept = new ArrayList<>(acknowledged.values());
             kept.removeAll(reportedLost);
             assertThat(read).containsExactlyElementsOf(kept);
+            assertThatThrownBy(() -> SamsaAssertions.assertThat(cluster).history().hasNoLostAcknowledgedRecords())
+                    .hasMessageContaining(reportedLost.size() + " were")
+                    .hasMessageContaining("orders-0 offsets " + history.lost().get(0).baseOffset())
+                    .hasMessageContaining("how=POWER_LOSS");
         }
     }
 
