@@ -297,7 +297,11 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
             cluster.timeline().record(new GroupCreated(req.groupId(), brokerId, false));
         }
         HeartbeatResult result = consumer.heartbeat(group, req);
-        persistConsumerGroup(group, error -> respond.accept(error == Errors.NONE ? result : null, error));
+        ConsumerGroup heartbeated = group;
+        persistConsumerGroup(group, error -> {
+            consumer.answered(heartbeated, result.memberId());
+            respond.accept(error == Errors.NONE ? result : null, error);
+        });
     }
 
     @Override
@@ -313,7 +317,14 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
             done.accept(Errors.NOT_COORDINATOR);
             return;
         }
-        whenReplicated(append(shard, ConsumerGroupRecords.record(cluster.nowMs(), group)), done);
+        SimpleRecord record = ConsumerGroupRecords.record(cluster.nowMs(), group);
+        if (record.value().equals(shard.consumerGroupValues.get(group.groupId()))) {
+            // A heartbeat that changed nothing writes nothing and is answered at once, as Kafka's.
+            done.accept(Errors.NONE);
+            return;
+        }
+        shard.consumerGroupValues.put(group.groupId(), record.value());
+        whenReplicated(append(shard, record), done);
     }
 
     @Override

@@ -34,6 +34,8 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     final Map<String, ClassicGroup> groups = new TreeMap<>();
     /** KIP-848 consumer groups; a group id is in one of the two maps at most. */
     final Map<String, ConsumerGroup> consumerGroups = new TreeMap<>();
+    /** The value of each consumer group's last record in the log, so that a write that changes nothing is skipped. */
+    final Map<String, ByteBuffer> consumerGroupValues = new HashMap<>();
     final Map<String, Map<TopicPartition, CommittedOffset>> offsets = new HashMap<>();
     /** Where in the log each committed offset was written, for a COMMIT marker to tell which one is newer. */
     private final Map<String, Map<TopicPartition, Long>> committedAt = new HashMap<>();
@@ -184,6 +186,7 @@ final class GroupCoordinatorShard implements CoordinatorShard {
         loadedMetadata.forEach((groupId, m) -> groups.put(groupId, ClassicGroup.loaded(groupId, m, timeline, loadedAtMs, loadedAtWallMs)));
         loadedMetadata.clear();
         loadedConsumerGroups.forEach((groupId, value) -> consumerGroups.put(groupId, ConsumerGroupRecords.decode(groupId, value, timeline)));
+        consumerGroupValues.putAll(loadedConsumerGroups);
         loadedConsumerGroups.clear();
         for (String groupId : offsets.keySet()) {
             if (!consumerGroups.containsKey(groupId)) {

@@ -21,7 +21,8 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  * runs it before any request reaches the broker: first ApiVersions or SaslHandshake (anything else closes the
  * connection unanswered), then SaslAuthenticate until the SASL server is satisfied (anything else is answered with
  * ILLEGAL_SASL_STATE and closes it). A refused mechanism or credential is answered (UNSUPPORTED_SASL_MECHANISM,
- * SASL_AUTHENTICATION_FAILED with Kafka's message) and then the connection closes.
+ * SASL_AUTHENTICATION_FAILED with Kafka's message) and then the connection closes. After a SaslHandshake v0 the SASL
+ * tokens come as raw size-prefixed frames, before KIP-152's SaslAuthenticate, and a refused one closes unanswered.
  *
  * <p>Re-authentication (KIP-368): with connections.max.reauth.ms above 0 the session lifetime goes to the client
  * (SaslAuthenticate v1+), a SaslHandshake on an authenticated connection starts a re-authentication with the same
@@ -36,7 +37,7 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  */
 final class SaslAuthenticator {
 
-    /** What the connection does with a request that arrived before authentication completed. */
+    /** What the connection does with a request on a SASL listener: answer it here, close, or hand it to the broker. */
     record Step(ApiMessage response, String closeReason) {
 
         /** Not an authentication request: the broker answers it (ApiVersions). */

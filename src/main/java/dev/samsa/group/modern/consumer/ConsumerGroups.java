@@ -1,5 +1,6 @@
 package dev.samsa.group.modern.consumer;
 
+import dev.samsa.event.MemberDisconnected;
 import dev.samsa.event.MemberJoined;
 import dev.samsa.event.MemberRemoved;
 import dev.samsa.event.Timeline;
@@ -330,8 +331,9 @@ public final class ConsumerGroups {
         MemberLiveness liveness = group.liveness.get(memberId);
         if (liveness != null && !liveness.silentInWallTime(scheduler.wallMs(), config.heartbeatIntervalMs())) {
             if (scheduler.manualClock()) {
-                // Judge it again once it has had a heartbeat interval of wall time to speak; a heartbeat re-arms first.
-                scheduler.scheduleWall(sessionKey(groupId, memberId), config.heartbeatIntervalMs() + 1L,
+                // Judge it again once it has had time to speak; its next heartbeat re-arms the session first.
+                scheduler.scheduleWall(sessionKey(groupId, memberId),
+                        liveness.msUntilSilent(scheduler.wallMs(), config.heartbeatIntervalMs()) + 1,
                         () -> sessionExpired(groupId, memberId));
             } else {
                 scheduleSession(groupId, memberId, config);
@@ -342,9 +344,22 @@ public final class ConsumerGroups {
         ctx.persistConsumerGroup(group, error -> { });
     }
 
+    /** The member's heartbeat was answered; its silence counts from now (see {@link MemberLiveness}). */
+    public void answered(ConsumerGroup group, String memberId) {
+        MemberLiveness liveness = group.liveness.get(memberId);
+        if (liveness != null) {
+            liveness.answered(ctx.scheduler().wallMs());
+        }
+    }
+
     /** A client connection closed: the members that last spoke on it are silent from now on (DESIGN.md). */
     public void connectionClosed(ConsumerGroup group, String connection) {
-        group.liveness.values().forEach(l -> l.connectionClosed(connection));
+        group.liveness.forEach((memberId, liveness) -> {
+            ConsumerGroupMember member = group.memberOrNull(memberId);
+            if (liveness.connectionClosed(connection) && member != null) {
+                timeline.record(new MemberDisconnected(group.groupId(), memberId, member.instanceId(), connection));
+            }
+        });
     }
 
     /** A group read back by a new coordinator: its members get a full session to find it, as Kafka's onLoaded arms them. */

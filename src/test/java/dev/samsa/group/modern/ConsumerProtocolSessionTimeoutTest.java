@@ -1,0 +1,106 @@
+package dev.samsa.group.modern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.samsa.ConsumerGroup;
+import dev.samsa.GroupState;
+import dev.samsa.KafkaCluster;
+import dev.samsa.event.MemberDisconnected;
+import dev.samsa.event.MemberRemoved;
+import dev.samsa.time.ClusterClock;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With a manual clock, a consumer-protocol member whose JVM was killed is removed by one jump past
+ * {@code group.consumer.session.timeout.ms} (its closed connection proves it silent), and its partitions go to the
+ * survivor within a second of wall time; the survivor, heartbeating all along, is not removed by the same jump.
+ */
+class ConsumerProtocolSessionTimeoutTest {
+
+    @Test
+    void aKilledMemberIsRemovedByOneJumpAndTheLiveOneKeepsItsPlace() throws Exception {
+        try (KafkaCluster cluster = ModernConsumers.fastHeartbeats(KafkaCluster.builder().brokers(3).seed(45)
+                .clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z"))).topic("orders", 6, 3)).start()) {
+            Process child = startChild(cluster.bootstrapServers(), "billing", "orders");
+            KafkaConsumer<String, String> survivor = ModernConsumers.consumer(cluster, "billing", Map.of("client.id", "survivor"));
+            survivor.subscribe(List.of("orders"));
+            try {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(1)).until(() -> {
+                    survivor.poll(Duration.ofMillis(20));
+                    ConsumerGroup g = cluster.group("billing");
+                    return g.state() == GroupState.STABLE && g.members().size() == 2 && survivor.assignment().size() == 3;
+                });
+                String childId = memberId(cluster, "child");
+                String survivorId = memberId(cluster, "survivor");
+
+                child.destroyForcibly();
+                assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the child JVM died").isTrue();
+                cluster.events().await(MemberDisconnected.class, d -> d.memberId().equals(childId), Duration.ofSeconds(10));
+                // 45 s of cluster time in one call: both sessions are over in cluster time; only the child is silent.
+                cluster.clock().advance(Duration.ofSeconds(45));
+                long jumpedAt = System.nanoTime();
+
+                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1)).until(() -> {
+                    survivor.poll(Duration.ofMillis(10));
+                    return survivor.assignment().size() == 6;
+                });
+                long tookMs = (System.nanoTime() - jumpedAt) / 1_000_000;
+                ConsumerGroup after = cluster.group("billing");
+                assertThat(after.members()).as("%s\n%s", after, cluster.events())
+                        .extracting(ConsumerGroup.Member::memberId).containsExactly(survivorId);
+                assertThat(cluster.events().events(MemberRemoved.class)).as("timeline:\n%s", cluster.events())
+                        .singleElement().satisfies(m -> assertThat(m.memberId()).isEqualTo(childId));
+                assertThat(tookMs).as("wall time from the jump to the survivor's new assignment").isLessThan(1000);
+            } finally {
+                child.destroyForcibly();
+                survivor.close(Duration.ofSeconds(5));
+            }
+        }
+    }
+
+    private static String memberId(KafkaCluster cluster, String clientId) {
+        return cluster.group("billing").members().stream().filter(m -> m.clientId().equals(clientId)).findFirst()
+                .orElseThrow().memberId();
+    }
+
+    /** The same classpath and module flags as this JVM. */
+    private static Process startChild(String bootstrap, String group, String topic) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports")).forEach(command::add);
+        command.add("-Xmx256m");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(ModernChildConsumer.class.getName());
+        command.add(bootstrap);
+        command.add(group);
+        command.add(topic);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Thread drain = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                while (in.readLine() != null) {
+                    // its log lines are not this test's business
+                }
+            } catch (java.io.IOException ignored) {
+                // the process was killed
+            }
+        }, "modern-child-consumer-output");
+        drain.setDaemon(true);
+        drain.start();
+        return process;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.samsa.log.cleaner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.samsa.KafkaCluster;
+import dev.samsa.event.Compacted;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.Test;
+
+/** __consumer_offsets is compacted like any compacted topic, and a coordinator loads the compacted log. */
+class OffsetsTopicCompactionTest {
+
+    @Test
+    void manyCommitsCompactToTheLatestOffsetsWhichANewCoordinatorReadsBack() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(138).topic("orders", 2, 3).start();
+             Admin admin = Admin.create(cluster.adminConfig())) {
+            TopicPartition p0 = new TopicPartition("orders", 0);
+            TopicPartition p1 = new TopicPartition("orders", 1);
+            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cluster.consumerConfig("billing"),
+                    new StringDeserializer(), new StringDeserializer())) {
+                consumer.assign(List.of(p0, p1));
+                for (int i = 1; i <= 5_000; i++) {
+                    consumer.commitSync(Map.of(p0, new OffsetAndMetadata(i), p1, new OffsetAndMetadata(10L * i)));
+                }
+            }
+            int offsetsPartition = Utils.abs("billing".hashCode()) % 5;
+            long before = cluster.partition("__consumer_offsets", offsetsPartition).logEndOffset(
+                    cluster.partition("__consumer_offsets", offsetsPartition).leader());
+            assertThat(before).isGreaterThanOrEqualTo(10_000);
+
+            cluster.rollSegments("__consumer_offsets");
+            cluster.compact("__consumer_offsets");
+
+            List<Compacted> compacted = cluster.events().events(Compacted.class).stream()
+                    .filter(c -> c.topic().equals("__consumer_offsets") && c.partition() == offsetsPartition).toList();
+            assertThat(compacted).hasSize(3).allSatisfy(c -> assertThat(c.recordsRemoved()).isGreaterThanOrEqualTo(9_990));
+            int leader = cluster.partition("__consumer_offsets", offsetsPartition).leader();
+            long batchesLeft = cluster.partition("__consumer_offsets", offsetsPartition).batches(leader).stream()
+                    .mapToLong(b -> b.lastOffset() - b.baseOffset() + 1).count();
+            assertThat(batchesLeft).as("batches left: one per committed partition, the group's metadata, the last")
+                    .isLessThan(10);
+
+            // The coordinator moves: the new one replays the compacted log.
+            cluster.broker(leader).crash();
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("billing")
+                    .partitionsToOffsetAndMetadata().get();
+            assertThat(committed).containsEntry(p0, new OffsetAndMetadata(5_000)).containsEntry(p1,
+                    new OffsetAndMetadata(50_000));
+            cluster.broker(leader).restart();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(
+                    () -> cluster.partition("__consumer_offsets", offsetsPartition).isr().size() == 3);
+        }
+    }
+}
