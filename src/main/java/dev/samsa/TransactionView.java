@@ -22,7 +22,8 @@ import org.apache.kafka.common.TopicPartition;
  *     prepared (as Kafka's DescribeTransactions); empty otherwise. A transaction that sent offsets lists its group's {@code __consumer_offsets} partition here too.
  * @param pendingOffsets per consumer group, the partitions whose offsets the open transaction committed and that wait
  *     for its marker
- * @param startTime when the open transaction added its first partition, by the cluster clock; empty with none open
+ * @param startTime when the open (or last) transaction added its first partition, by the cluster clock; empty when none
+ *     has begun since InitProducerId
  * @param coordinator the broker coordinating the id, or -1 when no broker has its shard loaded
  */
 public record TransactionView(String transactionalId, TxnState state, long producerId, short producerEpoch, int timeoutMs,

@@ -304,6 +304,37 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
         });
     }
 
+    /**
+     * ConsumerGroupDescribe of one group, with the name of the assignor it uses.
+     *
+     * @throws GroupIdNotFoundException when there is no such group, or it is a classic group
+     */
+    public ConsumerGroup describeConsumerGroup(int brokerId, String groupId) {
+        GroupCoordinatorShard shard = shardFor(brokerId, groupId);
+        ConsumerGroup group = shard.consumerGroups.get(groupId);
+        if (group == null) {
+            throw new GroupIdNotFoundException(shard.groups.containsKey(groupId)
+                    ? "Group " + groupId + " is not a consumer group." : "Group " + groupId + " not found.");
+        }
+        return group;
+    }
+
+    /** The server assignor a consumer group's next target assignment uses. */
+    public String assignorName(ConsumerGroup group) {
+        return consumer.assignorName(group, consumerConfig());
+    }
+
+    /** ListGroups on one broker: the consumer groups of the partitions it coordinates. */
+    public List<ConsumerGroup> listConsumerGroups(int brokerId) {
+        List<ConsumerGroup> all = new ArrayList<>();
+        for (GroupCoordinatorShard shard : runtime.shards()) {
+            if (shard.brokerId == brokerId) {
+                all.addAll(shard.consumerGroups.values());
+            }
+        }
+        return all;
+    }
+
     @Override
     public ConsumerGroup consumerGroupOrNull(String groupId) {
         GroupCoordinatorShard shard = runtime.shardOrNull(groupId);
@@ -378,6 +409,19 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
      */
     public void deleteGroup(int brokerId, String groupId) {
         GroupCoordinatorShard shard = shardFor(brokerId, groupId);
+        ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
+        if (consumerGroup != null) {
+            if (consumerGroup.numMembers() > 0) {
+                throw new GroupNotEmptyException("Group " + groupId + " still has members; stop its consumers first.");
+            }
+            offsets.deleteAll(shard, groupId);
+            consumerGroup.transitionTo(dev.samsa.group.modern.consumer.ConsumerGroupState.DEAD);
+            shard.consumerGroups.remove(groupId);
+            shard.consumerGroupValues.remove(groupId);
+            append(shard, ConsumerGroupRecords.tombstone(cluster.nowMs(), groupId));
+            cluster.timeline().record(new GroupRemoved(groupId, "deleted"));
+            return;
+        }
         ClassicGroup group = shard.groups.get(groupId);
         if (group == null || group.isInState(ClassicGroupState.DEAD)) {
             throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");

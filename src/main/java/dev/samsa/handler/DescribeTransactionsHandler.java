@@ -13,10 +13,10 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * DescribeTransactions v0: the state of each transactional id this broker coordinates, as Kafka's
- * handleDescribeTransactions: state, producer id and epoch, timeout, start time (-1 with no transaction open) and the
- * partitions of the open transaction (once it is prepared, only those still waiting for their marker). An empty id
- * answers INVALID_REQUEST, one this broker does not coordinate NOT_COORDINATOR (Admin finds the coordinator of each id
- * first), an unknown id TRANSACTIONAL_ID_NOT_FOUND.
+ * handleDescribeTransactions: state, producer id and epoch, timeout, start time of the open or last transaction (-1
+ * before the first since InitProducerId) and the partitions of the open transaction (once it is prepared, only those
+ * still waiting for their marker). An empty id answers INVALID_REQUEST, one this broker does not coordinate
+ * NOT_COORDINATOR (Admin finds the coordinator of each id first), an unknown id TRANSACTIONAL_ID_NOT_FOUND.
  */
 final class DescribeTransactionsHandler implements ApiHandler {
 

@@ -91,6 +91,7 @@ public final class Handlers {
                 serves(new SyncGroupHandler(), 0, 5),
                 serves(new HeartbeatHandler(), 0, 4),
                 serves(new ConsumerGroupHeartbeatHandler(), 0, 1),
+                serves(new ConsumerGroupDescribeHandler(), 0, 1),
                 serves(new LeaveGroupHandler(), 0, 5),
                 serves(new OffsetCommitHandler(), 2, 9),
                 serves(new OffsetFetchHandler(), 1, 9),

@@ -1,6 +1,7 @@
 package dev.samsa.handler;
 
 import dev.samsa.group.classic.ClassicGroup;
+import dev.samsa.group.modern.consumer.ConsumerGroup;
 import dev.samsa.wire.KafkaRequest;
 import java.util.Locale;
 import java.util.Set;
@@ -11,7 +12,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
  * ListGroups v0-5: the groups this broker coordinates. v4+ filters by state (case-insensitive, Kafka's names), v5+ by
- * type; every group here is of type "classic" (KIP-848 consumer groups are not implemented).
+ * type ("classic" or "consumer", KIP-848).
  */
 final class ListGroupsHandler implements ApiHandler {
 
@@ -26,6 +27,14 @@ final class ListGroupsHandler implements ApiHandler {
         Set<String> states = data.statesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         Set<String> types = data.typesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         ListGroupsResponseData response = new ListGroupsResponseData();
+        if (types.isEmpty() || types.contains("consumer")) {
+            for (ConsumerGroup g : broker.groups().listConsumerGroups(broker.brokerId())) {
+                if (states.isEmpty() || states.contains(g.stateName().toLowerCase(Locale.ROOT))) {
+                    response.groups().add(new ListGroupsResponseData.ListedGroup().setGroupId(g.groupId())
+                            .setProtocolType("consumer").setGroupState(g.stateName()).setGroupType("consumer"));
+                }
+            }
+        }
         if (!types.isEmpty() && !types.contains("classic")) {
             request.respond(response);
             return;

@@ -36,6 +36,7 @@ class HandlerVersionsTest {
             ApiKeys.JOIN_GROUP, "0-9",
             ApiKeys.HEARTBEAT, "0-4",
             ApiKeys.CONSUMER_GROUP_HEARTBEAT, "0-1",
+            ApiKeys.CONSUMER_GROUP_DESCRIBE, "0-1",
             ApiKeys.LEAVE_GROUP, "0-5",
             ApiKeys.SYNC_GROUP, "0-5",
             ApiKeys.DESCRIBE_GROUPS, "0-6",

@@ -238,7 +238,7 @@ public final class ConsumerGroup implements Group {
     }
 
     /** The only way to change state: asserts the move against the table and records it. */
-    void transitionTo(ConsumerGroupState next) {
+    public void transitionTo(ConsumerGroupState next) {
         if (!next.validPreviousStates().contains(state)) {
             throw new IllegalStateException("Group " + groupId + " cannot move from " + state + " to " + next);
         }

@@ -262,12 +262,21 @@ public final class ConsumerGroups {
         return names;
     }
 
-    /** Runs the group's assignor for the group epoch: the assignor most members ask for, else the first configured. */
+    /** The group's assignor, as Kafka picks it: the one most members ask for (ties: the first name), else the first configured. */
+    public String assignorName(ConsumerGroup group, ConsumerGroupConfig config) {
+        Map<String, Integer> votes = new TreeMap<>();
+        group.members().stream().filter(m -> m.serverAssignor() != null).forEach(m -> votes.merge(m.serverAssignor(), 1, Integer::sum));
+        String fallback = config.assignors().stream().filter(ASSIGNORS::containsKey).findFirst().orElse("uniform");
+        return votes.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue()
+                        .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())))
+                .map(Map.Entry::getKey).orElse(fallback);
+    }
+
+    /** Runs the group's assignor for the group epoch. */
     private void computeTargetAssignment(ConsumerGroup group, ConsumerGroupConfig config) {
         Map<String, TopicMetadata> topics = ctx.topics();
         SortedMap<String, Set<Uuid>> subscriptions = new TreeMap<>();
         Map<Uuid, TopicMetadata> byId = new HashMap<>();
-        Map<String, Integer> votes = new TreeMap<>();
         for (ConsumerGroupMember m : group.members()) {
             Set<Uuid> ids = new TreeSet<>();
             for (String name : subscribedNames(m, topics)) {
@@ -276,13 +285,8 @@ public final class ConsumerGroups {
                 byId.put(t.id(), t);
             }
             subscriptions.put(m.memberId(), ids);
-            if (m.serverAssignor() != null) {
-                votes.merge(m.serverAssignor(), 1, Integer::sum);
-            }
         }
-        String name = votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
-                .orElse(config.assignors().isEmpty() ? "uniform" : config.assignors().get(0));
-        ConsumerGroupAssignor assignor = ASSIGNORS.getOrDefault(name, ASSIGNORS.get("uniform"));
+        ConsumerGroupAssignor assignor = ASSIGNORS.get(assignorName(group, config));
         group.setTargetAssignment(group.groupEpoch(), assignor.assign(subscriptions, byId, group.targetAssignment()));
     }
 
