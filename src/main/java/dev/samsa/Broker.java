@@ -146,20 +146,22 @@ public final class Broker {
         stop(Controller.Stop.SHUTDOWN);
     }
 
-    private synchronized void stop(Controller.Stop how) {
-        if (!running) {
-            throw new IllegalStateException("Broker " + id + " is not running; restart() it first");
-        }
-        if (how != Controller.Stop.SHUTDOWN) {
-            listener.refuseClients(true);
-        }
+    // The faults below run whole on the cluster loop, one at a time (no lock): an event trigger applies them from
+    // the loop itself, where a lock held by a test thread waiting for the loop would deadlock.
+    private void stop(Controller.Stop how) {
         state.loop().call(() -> {
+            if (!running) {
+                throw new IllegalStateException("Broker " + id + " is not running; restart() it first");
+            }
+            if (how != Controller.Stop.SHUTDOWN) {
+                listener.refuseClients(true);
+            }
             state.controller().brokerStopped(id, how, state.random());
+            // The port stays bound, refusing every connection, so that no other socket takes it before restart().
+            listener.refuseClients(true);
+            running = false;
             return null;
         });
-        // The port stays bound, refusing every connection, so that no other socket takes it before restart().
-        listener.refuseClients(true);
-        running = false;
     }
 
     /**
@@ -167,18 +169,18 @@ public final class Broker {
      *
      * @throws IllegalStateException if it is running
      */
-    public synchronized void restart() {
-        if (running) {
-            throw new IllegalStateException("Broker " + id + " is running; crash(), powerLoss() or shutdown() it first");
-        }
-        listener.close();
-        try {
-            listener = listen(ports);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Broker " + id + " cannot listen on its ports " + ports + " again", e);
-        }
-        running = true;
+    public void restart() {
         state.loop().call(() -> {
+            if (running) {
+                throw new IllegalStateException("Broker " + id + " is running; crash(), powerLoss() or shutdown() it first");
+            }
+            listener.close();
+            try {
+                listener = listen(ports);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Broker " + id + " cannot listen on its ports " + ports + " again", e);
+            }
+            running = true;
             state.faults().heal(id);
             state.controller().brokerStarted(id);
             return null;
@@ -204,12 +206,12 @@ public final class Broker {
         isolate(false, true);
     }
 
-    private synchronized void isolate(boolean fromClients, boolean fromBrokers) {
-        requireRunning();
-        if (fromClients) {
-            listener.refuseClients(true);
-        }
+    private void isolate(boolean fromClients, boolean fromBrokers) {
         state.loop().call(() -> {
+            requireRunning();
+            if (fromClients) {
+                listener.refuseClients(true);
+            }
             state.faults().isolate(id, fromBrokers);
             state.timeline().record(new BrokerIsolated(id, fromClients, fromBrokers));
             if (fromBrokers) {
@@ -220,10 +222,10 @@ public final class Broker {
     }
 
     /** Ends every isolation of this broker; it rejoins as follower and catches up. */
-    public synchronized void heal() {
-        requireRunning();
-        listener.refuseClients(false);
+    public void heal() {
         state.loop().call(() -> {
+            requireRunning();
+            listener.refuseClients(false);
             boolean wasFenced = state.faults().heal(id);
             state.timeline().record(new IsolationHealed(id));
             if (wasFenced) {

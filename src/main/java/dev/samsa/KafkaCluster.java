@@ -84,6 +84,7 @@ public final class KafkaCluster implements AutoCloseable {
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
         Timeline timeline = new Timeline(builder.clock::milliseconds, loop::wallMillis, builder.timelineCapacity);
+        timeline.runTriggersWith(loop::runNext);
         Random random = new Random(seed);
         List<Broker> started = new ArrayList<>();
         ClusterState created = null;

@@ -39,6 +39,17 @@ public interface ClusterTimeline {
         return kind.cast(await(e -> kind.isInstance(e.event()) && predicate.test(kind.cast(e.event())), timeout).event());
     }
 
+    /**
+     * Arms {@code action} to run once, on the cluster loop, when an event matching {@code when} is recorded: after the
+     * step that recorded it and before the loop takes anything else, so no request slips in between. The action may
+     * apply any public fault ({@code broker.crash()}, {@code faults().isolate(..)}, ...); events it records may fire
+     * other triggers. An action that throws is reported as an internal error of the cluster.
+     */
+    Trigger on(java.util.function.Predicate<? super ClusterEvent> when, Runnable action);
+
+    /** As {@link #on}, but fires on every matching event until {@link Trigger#cancel()}. */
+    Trigger onEvery(java.util.function.Predicate<? super ClusterEvent> when, Runnable action);
+
     /** How many of the earliest events were dropped to stay within the capacity. */
     long dropped();
 

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -34,6 +36,8 @@ public final class Timeline implements ClusterTimeline {
     private int size;
     private long dropped;
     private String lastKey;
+    private final List<ArmedTrigger> triggers = new ArrayList<>();
+    private volatile Consumer<Runnable> triggerRunner = Runnable::run;
 
     /**
      * @param clusterTimeMs stamps events
@@ -63,16 +67,82 @@ public final class Timeline implements ClusterTimeline {
      * previous one when that was of the same stream with nothing in between, so a stream of high-watermark moves
      * reads as one line.
      */
-    public synchronized void record(ClusterEvent event) {
-        TimedEvent timed = new TimedEvent(clock.getAsLong(), event);
-        String key = coalescingKey(event);
-        if (key != null && size > 0 && key.equals(lastKey) && get(size - 1).type().equals(event.type())) {
-            ring[slot(size - 1)] = timed;
-        } else {
-            append(timed);
+    public void record(ClusterEvent event) {
+        List<Runnable> due = new ArrayList<>(0);
+        synchronized (this) {
+            TimedEvent timed = new TimedEvent(clock.getAsLong(), event);
+            String key = coalescingKey(event);
+            if (key != null && size > 0 && key.equals(lastKey) && get(size - 1).type().equals(event.type())) {
+                ring[slot(size - 1)] = timed;
+            } else {
+                append(timed);
+            }
+            lastKey = key;
+            notifyAll();
+            for (ArmedTrigger trigger : List.copyOf(triggers)) {
+                if (trigger.when.test(event)) {
+                    trigger.fired++;
+                    if (!trigger.repeat) {
+                        triggers.remove(trigger);
+                    }
+                    due.add(trigger.action);
+                }
+            }
         }
-        lastKey = key;
-        notifyAll();
+        // Outside the lock: the runner may run an action at once, and an action records events of its own.
+        due.forEach(triggerRunner);
+    }
+
+    /**
+     * Where fired trigger actions go. The cluster hands them to its loop, to run once the step that recorded the event
+     * is over; until one is set they run right after the event is recorded.
+     */
+    public void runTriggersWith(Consumer<Runnable> runner) {
+        this.triggerRunner = Objects.requireNonNull(runner, "runner");
+    }
+
+    @Override
+    public Trigger on(Predicate<? super ClusterEvent> when, Runnable action) {
+        return arm(when, action, false);
+    }
+
+    @Override
+    public Trigger onEvery(Predicate<? super ClusterEvent> when, Runnable action) {
+        return arm(when, action, true);
+    }
+
+    private synchronized Trigger arm(Predicate<? super ClusterEvent> when, Runnable action, boolean repeat) {
+        ArmedTrigger trigger = new ArmedTrigger(Objects.requireNonNull(when, "when"),
+                Objects.requireNonNull(action, "action"), repeat);
+        triggers.add(trigger);
+        return trigger;
+    }
+
+    private final class ArmedTrigger implements Trigger {
+        private final Predicate<? super ClusterEvent> when;
+        private final Runnable action;
+        private final boolean repeat;
+        private int fired;
+
+        ArmedTrigger(Predicate<? super ClusterEvent> when, Runnable action, boolean repeat) {
+            this.when = when;
+            this.action = action;
+            this.repeat = repeat;
+        }
+
+        @Override
+        public void cancel() {
+            synchronized (Timeline.this) {
+                triggers.remove(this);
+            }
+        }
+
+        @Override
+        public int fired() {
+            synchronized (Timeline.this) {
+                return fired;
+            }
+        }
     }
 
     /** Which stream an event belongs to, or null when it stands alone: only its latest state is worth a line. */

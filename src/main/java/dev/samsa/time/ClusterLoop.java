@@ -1,5 +1,6 @@
 package dev.samsa.time;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +23,8 @@ public final class ClusterLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ClusterLoop.class);
 
     private final BlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+    // Work the current step asked to run as soon as it ends (event triggers): taken before any queued task or timer.
+    private final ArrayDeque<Runnable> next = new ArrayDeque<>();
     private final LoopScheduler scheduler;
     private final LongSupplier wallNanos;
     private final ClusterClock clock;
@@ -91,6 +94,30 @@ public final class ClusterLoop implements AutoCloseable {
         tasks.add(task);
     }
 
+    /**
+     * Runs {@code task} on the loop as soon as the current step (task or timer) is over, before anything queued; from
+     * another thread, as {@link #execute}.
+     */
+    public void runNext(Runnable task) {
+        if (inLoop()) {
+            next.add(task);
+        } else {
+            execute(task);
+        }
+    }
+
+    private void runPendingNext() {
+        Runnable task;
+        while ((task = next.poll()) != null) {
+            try {
+                task.run();
+            } catch (Throwable e) {
+                log.error("Unexpected failure in an action run on the cluster loop; the cluster goes on", e);
+                reportUnexpected(0, e);
+            }
+        }
+    }
+
     /** Runs {@code task} on the loop and waits for its result; runs it directly when already on the loop. */
     public <T> T call(Callable<T> task) {
         if (inLoop()) {
@@ -105,7 +132,10 @@ public final class ClusterLoop implements AutoCloseable {
         CompletableFuture<T> result = new CompletableFuture<>();
         execute(() -> {
             try {
-                result.complete(task.call());
+                T value = task.call();
+                // What the call set off runs before its caller goes on, so a test sees a fault its call triggered.
+                runPendingNext();
+                result.complete(value);
             } catch (Throwable e) {
                 result.completeExceptionally(e);
             }
@@ -147,6 +177,7 @@ public final class ClusterLoop implements AutoCloseable {
                     + "report it with this stack trace (KafkaCluster.internalErrors() keeps it)", what, e);
             reportUnexpected(0, e);
         }
+        runPendingNext();
     }
 
     private void run() {
