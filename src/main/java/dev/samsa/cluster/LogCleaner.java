@@ -1,9 +1,11 @@
 package dev.samsa.cluster;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
 
 import dev.samsa.event.Compacted;
@@ -12,6 +14,8 @@ import dev.samsa.log.cleaner.Cleaner;
 import dev.samsa.log.cleaner.CleanerStats;
 import dev.samsa.log.cleaner.CompactionConfig;
 import dev.samsa.log.cleaner.LogToClean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Log compaction on the cluster clock, as Kafka's LogCleaner with its LogCleanerManager: every log.cleaner.backoff.ms
@@ -26,10 +30,12 @@ import dev.samsa.log.cleaner.LogToClean;
 public final class LogCleaner {
 
     static final String TIMER_KEY = "log-cleaner-check";
+    private static final Logger LOG = LoggerFactory.getLogger(LogCleaner.class);
 
     private final ClusterState cluster;
     private final Cleaner cleaner = new Cleaner();
     private final Map<PartitionLog, Long> checkpoints = new WeakHashMap<>();
+    private final Set<PartitionLog> uncleanable = Collections.newSetFromMap(new WeakHashMap<>());
 
     LogCleaner(ClusterState cluster) {
         this.cluster = cluster;
@@ -54,6 +60,9 @@ public final class LogCleaner {
         }
         List<Candidate> dirty = new ArrayList<>();
         forEachCompactedReplica(null, -1, (partition, broker, log, config) -> {
+            if (uncleanable.contains(log)) {
+                return;
+            }
             LogToClean toClean = LogToClean.of(log, checkpoints.getOrDefault(log, -1L), lastStableOffset(partition, log),
                     config, now);
             if (toClean.shouldClean(config)) {
@@ -62,7 +71,14 @@ public final class LogCleaner {
         });
         dirty.sort(Comparator.comparingDouble((Candidate c) -> c.toClean().cleanableRatio()).reversed());
         for (Candidate c : dirty) {
-            clean(c.partition(), c.broker(), c.log(), c.toClean(), c.config(), now);
+            try {
+                clean(c.partition(), c.broker(), c.log(), c.toClean(), c.config(), now);
+            } catch (RuntimeException e) {
+                // As Kafka's markPartitionUncleanable: the log stays as it was and the cleaner leaves it alone.
+                LOG.error("Cannot clean {}-{} on broker {}; it will not be cleaned again until the broker restarts",
+                        c.partition().topic().name(), c.partition().index(), c.broker(), e);
+                uncleanable.add(c.log());
+            }
         }
     }
 

@@ -319,6 +319,18 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
         return group;
     }
 
+    /**
+     * OffsetFetch v9+ from a member of a consumer group checks its epoch (nothing to check for a classic group).
+     *
+     * @throws ApiException UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH, and the routing errors
+     */
+    public void throwIfOffsetFetchIsInvalid(int brokerId, String groupId, String memberId, int memberEpoch) {
+        ConsumerGroup group = shardFor(brokerId, groupId).consumerGroups.get(groupId);
+        if (group != null) {
+            group.throwIfOffsetFetchIsInvalid(memberId, memberEpoch);
+        }
+    }
+
     /** The server assignor a consumer group's next target assignment uses. */
     public String assignorName(ConsumerGroup group) {
         return consumer.assignorName(group, consumerConfig());

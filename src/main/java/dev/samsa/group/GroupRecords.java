@@ -24,6 +24,7 @@ import org.apache.kafka.common.record.SimpleRecord;
  * key   := type:int16 body
  *   type 1, offset commit:  group:string topic:string partition:int32
  *   type 2, group metadata: group:string
+ *   type 3, consumer group (KIP-848): see {@code ConsumerGroupRecords}, which reads and writes it
  * offset commit value := version:int8(0) offset:int64 leaderEpoch:int32 metadata:nullable_string commitTimestamp:int64
  * group metadata value := version:int8(1) protocolType:nullable_string generation:int32 protocol:nullable_string
  *                         leader:nullable_string currentStateTimestamp:int64 memberCount:int32 member*

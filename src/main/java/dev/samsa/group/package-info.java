@@ -1,7 +1,9 @@
 /**
  * The group coordinator: one shard of groups and offsets per {@code __consumer_offsets} partition, on the shared
  * {@link dev.samsa.coordinator.CoordinatorRuntime} (routing, load and unload, replicated writes), the classic protocol
- * ({@code classic/}) and committed offsets, including those a transaction holds pending until its marker.
+ * ({@code classic/}), the KIP-848 consumer protocol ({@code modern/consumer/}, its assignors in {@code modern/}) and
+ * committed offsets, including those a transaction holds pending until its marker. Both kinds of group are a
+ * {@link dev.samsa.group.Group}; a group id names one group of one kind.
  *
  * <p>Threading: everything here runs on the cluster loop, one event at a time, and takes no locks. What calls in, all
  * on the loop: the handlers (one call per JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, ...), a closed

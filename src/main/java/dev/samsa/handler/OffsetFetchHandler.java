@@ -20,7 +20,8 @@ import org.apache.kafka.common.protocol.Errors;
  * groups in one request. A partition without a commit answers offset -1. v5+ leader epochs. requireStable (v7+,
  * KIP-447; the consumer sets it for every fetch of its committed offsets): a partition that an open transaction has
  * committed an offset of answers UNSTABLE_OFFSET_COMMIT with offset -1, as Kafka answers it (per partition, the
- * group's error stays NONE), and the client retries. v9's member id and epoch concern KIP-848 groups and are ignored.
+ * group's error stays NONE), and the client retries. v9: a member of a KIP-848 consumer group gives its id and epoch
+ * (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH for the group), as Kafka checks them.
  * v10 (topic ids) is not served.
  */
 final class OffsetFetchHandler implements ApiHandler {
@@ -65,7 +66,15 @@ final class OffsetFetchHandler implements ApiHandler {
                         }
                     }
                 }
-                Result r = fetch(broker, g.groupId(), wanted, data.requireStable());
+                Result r;
+                try {
+                    if (request.version() >= 9) {
+                        broker.groups().throwIfOffsetFetchIsInvalid(broker.brokerId(), g.groupId(), g.memberId(), g.memberEpoch());
+                    }
+                    r = fetch(broker, g.groupId(), wanted, data.requireStable());
+                } catch (ApiException e) {
+                    r = new Result(Errors.forException(e), Map.of());
+                }
                 OffsetFetchResponseData.OffsetFetchResponseGroup rg = new OffsetFetchResponseData.OffsetFetchResponseGroup()
                         .setGroupId(g.groupId()).setErrorCode(r.error.code());
                 response.groups().add(rg);

@@ -202,6 +202,58 @@ class CompactionTest {
         }
     }
 
+    @Test
+    void compactDeleteBothCompactsAndAppliesRetention() throws Exception {
+        ClusterClock clock = ClusterClock.manual(START);
+        Map<String, String> config = new HashMap<>(COMPACTED);
+        config.put("cleanup.policy", "compact,delete");
+        config.put("retention.ms", "3600000");
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(139).clock(clock)
+                .topic("both", 1, 3, config).start();
+             KafkaProducer<String, String> producer = producer(cluster)) {
+            sendAll(producer, "both", 100, 10);
+            cluster.rollSegments("both");
+            clock.advance(Duration.ofSeconds(15));
+            assertThat(readAll(cluster, "both", 100)).hasSize(10);
+
+            clock.advance(Duration.ofMinutes(65)); // past retention.ms, and a retention check after it
+            for (int broker : cluster.partition("both", 0).replicas()) {
+                assertThat(cluster.partition("both", 0).logStartOffset(broker)).as("broker %d", broker).isEqualTo(100);
+            }
+        }
+    }
+
+    @Test
+    void abortedRecordsAreRemovedAndCommittedOnesKept() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(140).topic("txns", 1, 3, COMPACTED).start()) {
+            Map<String, Object> config = new HashMap<>(cluster.producerConfig());
+            config.put("transactional.id", "writer");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+                    new StringSerializer())) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>("txns", "a", "aborted"));
+                producer.flush(); // else the abort drops the unsent record and nothing reaches the log
+                producer.abortTransaction();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>("txns", "b", "committed"));
+                producer.commitTransaction();
+            }
+            // Both markers written and replicated: nothing is unstable.
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
+                    cluster.partition("txns", 0).highWatermark() >= 4
+                            && cluster.partition("txns", 0).lastStableOffset() == cluster.partition("txns", 0).highWatermark());
+            long end = cluster.partition("txns", 0).highWatermark();
+            assertThat(readAll(cluster, "txns", end)).as("read_uncommitted sees the aborted record")
+                    .containsValue("a=aborted");
+
+            cluster.rollSegments("txns");
+            cluster.compact("txns");
+
+            assertThat(readAll(cluster, "txns", end).values()).containsExactly("b=committed");
+        }
+    }
+
     static void sendAll(KafkaProducer<String, String> producer, String topic, int records, int keys) throws Exception {
         for (int i = 0; i < records; i++) {
             producer.send(new ProducerRecord<>(topic, "key-" + (i % keys), "value-" + i));

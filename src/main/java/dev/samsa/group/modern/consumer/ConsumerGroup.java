@@ -150,6 +150,27 @@ public final class ConsumerGroup implements Group {
         }
     }
 
+    /**
+     * Kafka's {@code ConsumerGroup.validateOffsetFetch}: without member id and epoch (admin, old clients) anyone may
+     * fetch; a member fetches only in its current epoch.
+     *
+     * @throws UnknownMemberIdException when the member is not in the group
+     * @throws StaleMemberEpochException when the epoch is not the member's
+     */
+    public void throwIfOffsetFetchIsInvalid(String memberId, int memberEpoch) {
+        if (memberId == null && memberEpoch < 0) {
+            return;
+        }
+        ConsumerGroupMember member = members.get(memberId);
+        if (member == null) {
+            throw new UnknownMemberIdException("Member " + memberId + " is not a member of group " + groupId + ".");
+        }
+        if (memberEpoch != member.memberEpoch()) {
+            throw new StaleMemberEpochException("The member epoch " + memberEpoch + " is not the current epoch "
+                    + member.memberEpoch() + " of member " + memberId + ".");
+        }
+    }
+
     /** The epoch of the member holding the partition, assigned or pending revocation; -1 when it is free. */
     int currentPartitionEpoch(Uuid topicId, int partition) {
         return partitionEpochs.getOrDefault(topicId, Map.of()).getOrDefault(partition, -1);
