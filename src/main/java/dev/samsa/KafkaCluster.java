@@ -416,6 +416,11 @@ public final class KafkaCluster implements AutoCloseable {
         return loop.call(() -> History.check(state));
     }
 
+    /** The cluster's state, for the public tools of this package that run on its loop (a fault schedule). */
+    ClusterState state() {
+        return state;
+    }
+
     /** The timeline: the most recent events (see {@link Builder#timelineCapacity}), and how many came before them. */
     public ClusterTimeline events() {
         return state.timeline();
