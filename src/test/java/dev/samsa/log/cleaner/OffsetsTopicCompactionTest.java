@@ -3,21 +3,65 @@ package dev.samsa.log.cleaner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.samsa.KafkaCluster;
+import dev.samsa.TransactionView;
+import dev.samsa.TxnState;
 import dev.samsa.event.Compacted;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 
-/** __consumer_offsets is compacted like any compacted topic, and a coordinator loads the compacted log. */
+/**
+ * __consumer_offsets and __transaction_state are compacted like any compacted topic, and a coordinator loads the
+ * compacted log.
+ */
 class OffsetsTopicCompactionTest {
+
+    @Test
+    void manyTransactionsCompactToTheLatestStateWhichANewCoordinatorReadsBack() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(139).topic("orders", 1, 3).start()) {
+            Map<String, Object> config = new HashMap<>(cluster.producerConfig());
+            config.put("transactional.id", "writer");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+                    new StringSerializer())) {
+                producer.initTransactions();
+                for (int i = 0; i < 50; i++) {
+                    producer.beginTransaction();
+                    producer.send(new ProducerRecord<>("orders", "k", "v" + i));
+                    producer.commitTransaction();
+                }
+            }
+            int statePartition = Utils.abs("writer".hashCode()) % 5;
+            cluster.rollSegments("__transaction_state");
+            long removed = cluster.compact("__transaction_state", statePartition);
+            assertThat(removed).as("each transaction wrote several state records, on 3 replicas").isGreaterThan(3 * 100);
+
+            TransactionView before = cluster.transaction("writer");
+            cluster.broker(cluster.partition("__transaction_state", statePartition).leader()).crash();
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+                    new StringSerializer())) {
+                producer.initTransactions(); // the new coordinator loaded the compacted log
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>("orders", "k", "after"));
+                producer.commitTransaction();
+            }
+            TransactionView after = cluster.transaction("writer");
+            assertThat(after.producerId()).isEqualTo(before.producerId());
+            assertThat(after.producerEpoch()).isGreaterThan(before.producerEpoch());
+            assertThat(after.state()).isEqualTo(TxnState.COMPLETE_COMMIT);
+        }
+    }
 
     @Test
     void manyCommitsCompactToTheLatestOffsetsWhichANewCoordinatorReadsBack() throws Exception {
