@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -60,7 +61,7 @@ class ReadmeTest {
                 examples.add(normalize(block.group(1)));
             }
         }
-        assertThat(examples).hasSize(4).allSatisfy(example -> assertThat(source).contains(example));
+        assertThat(examples).hasSize(5).allSatisfy(example -> assertThat(source).contains(example));
     }
 
     private static String normalize(String code) {
@@ -118,6 +119,22 @@ try (KafkaCluster cluster = KafkaCluster.builder()
     assertThat(cluster.partition("payments", 0).leader()).isNotEqualTo(leader);
     cluster.broker(leader).restart();                     // same port; logs recovered; rejoins as follower
     System.out.println(cluster.events());                 // the timeline, one event per line
+}
+    }
+
+    @Test
+    void compaction() throws Exception {
+try (KafkaCluster cluster = KafkaCluster.builder()
+        .topic("prices", 1, 1, Map.of("cleanup.policy", "compact"))
+        .start()) {
+    try (var producer = new KafkaProducer<String, String>(cluster.producerConfig())) {
+        for (int i = 0; i < 100; i++) {
+            producer.send(new ProducerRecord<>("prices", "sku-" + i % 10, "price-" + i)).get();
+        }
+    }
+    cluster.rollSegments("prices");          // close the active segment, which is never cleaned
+    long removed = cluster.compact("prices"); // a full pass on every replica now, ignoring ratio and lags
+    assertThat(removed).isEqualTo(90);       // the latest of each of the 10 keys stays, at its original offset
 }
     }
 }
