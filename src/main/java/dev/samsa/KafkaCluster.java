@@ -97,6 +97,11 @@ public final class KafkaCluster implements AutoCloseable {
                         new dev.samsa.fault.FaultState());
             });
             this.state = created;
+            boolean recordHistory = builder.history;
+            loop.call(() -> {
+                state.produceHistory().enabled(recordHistory);
+                return null;
+            });
             timeline.record(new ClusterStarted(seed, builder.brokers));
             this.groupCoordinator = loop.call(() -> new GroupCoordinator(state));
             this.transactionCoordinator = loop.call(() -> new TransactionCoordinator(state));
@@ -402,6 +407,20 @@ public final class KafkaCluster implements AutoCloseable {
         return loop.clock();
     }
 
+    /**
+     * What the brokers acknowledged to producers, checked now against the logs: lost acknowledged records (with the
+     * fault events around them) and batches one idempotent producer wrote twice. Empty when the builder switched the
+     * history off ({@link Builder#history(boolean)}).
+     */
+    public History history() {
+        return loop.call(() -> History.check(state));
+    }
+
+    /** The cluster's state, for the public tools of this package that run on its loop (a fault schedule). */
+    ClusterState state() {
+        return state;
+    }
+
     /** The timeline: the most recent events (see {@link Builder#timelineCapacity}), and how many came before them. */
     public ClusterTimeline events() {
         return state.timeline();
@@ -493,6 +512,7 @@ public final class KafkaCluster implements AutoCloseable {
         private MappedStoreFactory stores;
         private final Map<Integer, String> racks = new HashMap<>();
         private int timelineCapacity = Timeline.DEFAULT_CAPACITY;
+        private boolean history = true;
         private short transactionVersion = ClusterMetadata.LATEST_TRANSACTION_VERSION;
         private Security security;
 
@@ -566,6 +586,15 @@ public final class KafkaCluster implements AutoCloseable {
          * How many of the most recent events the timeline keeps (default {@value Timeline#DEFAULT_CAPACITY}, far more
          * than an ordinary test records). Older events are dropped and counted; the printed timeline says how many.
          */
+        /**
+         * Whether the brokers record every acknowledged produce for {@link KafkaCluster#history()} (default on; a
+         * bounded record of about 100 bytes per batch).
+         */
+        public Builder history(boolean record) {
+            this.history = record;
+            return this;
+        }
+
         public Builder timelineCapacity(int events) {
             if (events < 1) {
                 throw new IllegalArgumentException("The timeline keeps at least one event; got timelineCapacity(" + events + ")");

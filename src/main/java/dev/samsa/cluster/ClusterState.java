@@ -31,6 +31,7 @@ public final class ClusterState {
     private final LeaderBalancer leaderBalancer;
     private final LogRetention logRetention;
     private final LogCleaner logCleaner;
+    private final ProduceHistory produceHistory = new ProduceHistory(ProduceHistory.DEFAULT_CAPACITY);
 
     public ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
                         ProducerIdManager producerIds, Timeline timeline, Random random,
@@ -66,6 +67,11 @@ public final class ClusterState {
 
     public ProducerIdManager producerIds() {
         return producerIds;
+    }
+
+    /** What the leaders acknowledged to producers, for the history check. */
+    public ProduceHistory produceHistory() {
+        return produceHistory;
     }
 
     public Timeline timeline() {

@@ -2,6 +2,8 @@ package dev.samsa.handler;
 
 import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.wire.KafkaRequest;
+import dev.samsa.cluster.ProduceHistory;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.ProduceResponseData;
@@ -14,10 +16,13 @@ final class DelayedProduce extends DelayedOperation {
     private final ProduceResponseData response;
     private final Map<TopicPartition, Long> requiredOffsets;
     private final Map<TopicPartition, PartitionProduceResponse> results;
+    private final Map<TopicPartition, List<ProduceHistory.AckedBatch>> appended;
     private final BrokerContext broker;
 
     DelayedProduce(KafkaRequest request, ProduceResponseData response, Map<TopicPartition, Long> requiredOffsets,
-                   Map<TopicPartition, PartitionProduceResponse> results, BrokerContext broker) {
+                   Map<TopicPartition, PartitionProduceResponse> results,
+                   Map<TopicPartition, List<ProduceHistory.AckedBatch>> appended, BrokerContext broker) {
+        this.appended = appended;
         this.request = request;
         this.response = response;
         this.requiredOffsets = requiredOffsets;
@@ -42,6 +47,8 @@ final class DelayedProduce extends DelayedOperation {
             Errors error = outcome == null ? Errors.REQUEST_TIMED_OUT : outcome;
             if (error != Errors.NONE) {
                 results.get(e.getKey()).setErrorCode(error.code()).setBaseOffset(-1);
+            } else {
+                broker.cluster().produceHistory().acknowledged(appended.getOrDefault(e.getKey(), List.of()));
             }
         }
         request.respond(response);

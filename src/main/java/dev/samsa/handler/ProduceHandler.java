@@ -2,6 +2,7 @@ package dev.samsa.handler;
 
 import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.Partition;
+import dev.samsa.cluster.ProduceHistory;
 import dev.samsa.cluster.Topic;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
@@ -99,6 +100,7 @@ final class ProduceHandler implements ApiHandler {
         short acks = data.acks();
         Map<TopicPartition, PartitionProduceResponse> results = new LinkedHashMap<>();
         Map<TopicPartition, Long> waitFor = new LinkedHashMap<>();
+        Map<TopicPartition, List<ProduceHistory.AckedBatch>> appended = new LinkedHashMap<>();
         List<TopicProduceResponse> topics = new ArrayList<>();
         for (ProduceRequestData.TopicProduceData topicData : data.topicData()) {
             TopicProduceResponse topicResponse = new TopicProduceResponse().setName(topicData.name()).setTopicId(topicData.topicId());
@@ -130,6 +132,8 @@ final class ProduceHandler implements ApiHandler {
                         throw unverified.get(tp);
                     }
                     LogAppendResult info = broker.replicaManager().appendAsLeader(broker.brokerId(), tp, (MemoryRecords) pd.records(), acks);
+                    appended.put(tp, broker.cluster().produceHistory().appended(tp, (MemoryRecords) pd.records(),
+                            info.firstOffset(), acks, broker.brokerId(), broker.cluster().nowMs()));
                     pr.setBaseOffset(info.firstOffset()).setLogAppendTimeMs(info.logAppendTime()).setLogStartOffset(info.logStartOffset());
                     results.put(tp, pr);
                     waitFor.put(tp, info.lastOffset() + 1);
@@ -150,11 +154,12 @@ final class ProduceHandler implements ApiHandler {
             return;
         }
         if (acks == 1 || waitFor.isEmpty()) {
+            appended.values().forEach(broker.cluster().produceHistory()::acknowledged);
             request.respond(response);
             return;
         }
         broker.cluster().purgatory().tryCompleteElseWatch(
-                new DelayedProduce(request, response, waitFor, results, broker), waitFor.keySet(), data.timeoutMs(), "produce");
+                new DelayedProduce(request, response, waitFor, results, appended, broker), waitFor.keySet(), data.timeoutMs(), "produce");
     }
 
     /** The producer of a request's transactional batches and the partitions they go to. */

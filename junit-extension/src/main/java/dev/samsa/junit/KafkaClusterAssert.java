@@ -68,6 +68,12 @@ public final class KafkaClusterAssert extends AbstractAssert<KafkaClusterAssert,
         return carryDescription(new TimelineAssert(actual.events().events()));
     }
 
+    /** What the brokers acknowledged, checked now against the logs: lost and duplicated records. */
+    public HistoryAssert history() {
+        isNotNull();
+        return carryDescription(new HistoryAssert(actual.history()));
+    }
+
     private <A extends AbstractAssert<A, ?>> A carryDescription(A next) {
         return descriptionText().isEmpty() ? next : next.as(descriptionText());
     }

@@ -38,7 +38,6 @@ class ConsumerProtocolFailoverTest {
         try (KafkaCluster cluster = ModernConsumers.fastHeartbeats(KafkaCluster.builder().brokers(3).seed(4848)
                 .brokerConfig("offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS))
                 .topic("orders", 6, 3)).start()) {
-            produce(cluster, 0);
             ModernConsumers.Ledger ledger = new ModernConsumers.Ledger();
             List<KafkaConsumer<String, String>> members = new ArrayList<>();
             try {
@@ -47,6 +46,13 @@ class ConsumerProtocolFailoverTest {
                     c.subscribe(List.of("orders"), ledger.listener("m" + n));
                     members.add(c);
                 }
+                await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(1)).untilAsserted(() -> {
+                    pollAll(members);
+                    assertThat(members).allSatisfy(c -> assertThat(c.assignment()).hasSize(3));
+                    assertThat(cluster.group("billing").state()).isEqualTo(GroupState.STABLE);
+                });
+                // Records written once the split is settled, so that no partition changes hands while they are read.
+                produce(cluster, 0);
                 List<String> seen = new ArrayList<>();
                 await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(1)).untilAsserted(() -> {
                     for (KafkaConsumer<String, String> c : members) {

@@ -300,14 +300,27 @@ public final class ConsumerGroups {
             String groupId = group.groupId();
             String memberId = after.memberId();
             int epoch = after.memberEpoch();
-            ctx.scheduler().scheduleAfter(key, after.rebalanceTimeoutMs(), () -> revocationExpired(groupId, memberId, epoch));
+            ctx.scheduler().scheduleAfter(key, after.rebalanceTimeoutMs(), () -> revocationExpired(groupId, memberId, epoch, false));
         }
     }
 
-    private void revocationExpired(String groupId, String memberId, int epoch) {
+    /**
+     * The rebalance timeout passed in cluster time with partitions still unrevoked. On a manual clock a member still
+     * talking in wall time gets its rebalance timeout again in wall time (the liveness rule of DESIGN.md); then, or when
+     * silent, it is fenced.
+     */
+    private void revocationExpired(String groupId, String memberId, int epoch, boolean graceGiven) {
         ConsumerGroup group = ctx.consumerGroupOrNull(groupId);
         ConsumerGroupMember member = group == null ? null : group.memberOrNull(memberId);
         if (member == null || member.state() != MemberState.UNREVOKED_PARTITIONS || member.memberEpoch() != epoch) {
+            return;
+        }
+        Scheduler scheduler = ctx.scheduler();
+        MemberLiveness liveness = group.liveness.get(memberId);
+        if (!graceGiven && scheduler.manualClock() && liveness != null
+                && !liveness.silentInWallTime(scheduler.wallMs(), ctx.consumerConfig().heartbeatIntervalMs())) {
+            scheduler.scheduleWall(revocationKey(groupId, memberId), member.rebalanceTimeoutMs(),
+                    () -> revocationExpired(groupId, memberId, epoch, true));
             return;
         }
         removeMember(group, memberId, "did not revoke its partitions within its rebalance timeout of "
@@ -377,7 +390,7 @@ public final class ConsumerGroups {
                 String groupId = group.groupId();
                 int epoch = m.memberEpoch();
                 ctx.scheduler().scheduleAfter(revocationKey(groupId, m.memberId()), m.rebalanceTimeoutMs(),
-                        () -> revocationExpired(groupId, m.memberId(), epoch));
+                        () -> revocationExpired(groupId, m.memberId(), epoch, false));
             }
         }
     }

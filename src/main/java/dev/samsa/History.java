@@ -1,0 +1,174 @@
+package dev.samsa;
+
+import dev.samsa.cluster.ClusterState;
+import dev.samsa.cluster.Partition;
+import dev.samsa.cluster.ProduceHistory.AckedBatch;
+import dev.samsa.event.TimedEvent;
+import dev.samsa.log.PartitionLog;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.RecordBatch;
+
+/**
+ * What the cluster acknowledged to producers, checked against the logs as they are now ({@code cluster.history()}):
+ * acknowledged records no longer in their partition's log (lost) with the fault events around the loss, and batches
+ * one idempotent producer wrote twice (duplicates). A snapshot, computed on the cluster loop.
+ *
+ * <p>A partition is checked against its current leader's log; a partition with no leader (offline) is listed as
+ * unchecked instead. Records below the log start offset (retention, DeleteRecords) and records of compacted topics
+ * that compaction removed are not losses.
+ */
+public final class History {
+
+    /** Acknowledged records a partition's log no longer holds. */
+    public record Lost(String topic, int partition, long baseOffset, long lastOffset, long producerId, int acks,
+            int acknowledgedBy, long acknowledgedAtMs, List<String> nearbyEvents) {
+        @Override
+        public String toString() {
+            return topic + "-" + partition + " offsets " + baseOffset + ".." + lastOffset + " (acks=" + acks
+                    + ", acknowledged by broker " + acknowledgedBy + ", producer " + producerId + ")"
+                    + nearbyEvents.stream().map(e -> "\n      " + e).collect(Collectors.joining());
+        }
+    }
+
+    /** One idempotent producer's batch found more than once in a log. */
+    public record Duplicate(String topic, int partition, long producerId, int producerEpoch, int baseSequence,
+            List<Long> baseOffsets) {
+        @Override
+        public String toString() {
+            return topic + "-" + partition + " producer " + producerId + " epoch " + producerEpoch + " sequence "
+                    + baseSequence + " at offsets " + baseOffsets;
+        }
+    }
+
+    private static final java.util.Set<String> FAULT_TYPES = java.util.Set.of("BrokerStopped", "BrokerStarted",
+            "BrokerIsolated", "IsolationHealed", "LeaderChanged", "UncleanLeaderElected", "Truncated", "IsrShrunk",
+            "ReplicationPaused", "ReplicationResumed");
+
+    private final long acknowledgedBatches;
+    private final long droppedBatches;
+    private final List<Lost> lost;
+    private final List<Duplicate> duplicates;
+    private final List<String> unchecked;
+
+    private History(long acknowledgedBatches, long droppedBatches, List<Lost> lost, List<Duplicate> duplicates,
+            List<String> unchecked) {
+        this.acknowledgedBatches = acknowledgedBatches;
+        this.droppedBatches = droppedBatches;
+        this.lost = List.copyOf(lost);
+        this.duplicates = List.copyOf(duplicates);
+        this.unchecked = List.copyOf(unchecked);
+    }
+
+    static History check(ClusterState state) {
+        List<AckedBatch> acked = state.produceHistory().acknowledged();
+        List<TimedEvent> events = state.timeline().events();
+        Map<TopicPartition, List<AckedBatch>> byPartition = new LinkedHashMap<>();
+        acked.forEach(b -> byPartition.computeIfAbsent(b.partition(), k -> new ArrayList<>()).add(b));
+        List<Lost> lost = new ArrayList<>();
+        List<Duplicate> duplicates = new ArrayList<>();
+        List<String> unchecked = new ArrayList<>();
+        for (Map.Entry<TopicPartition, List<AckedBatch>> e : byPartition.entrySet()) {
+            TopicPartition tp = e.getKey();
+            Partition p = state.metadata().partition(tp);
+            if (p == null) {
+                continue; // the topic was deleted: its records went with it on purpose
+            }
+            PartitionLog log = p.leader() < 0 ? null : p.log(p.leader());
+            if (log == null) {
+                unchecked.add(tp + " (no leader)");
+                continue;
+            }
+            Map<Long, MutableRecordBatch> byBase = new HashMap<>();
+            Map<String, List<Long>> byProducerSequence = new LinkedHashMap<>();
+            log.forEachBatch(b -> {
+                byBase.put(b.baseOffset(), b);
+                if (b.hasProducerId() && !b.isControlBatch() && b.baseSequence() != RecordBatch.NO_SEQUENCE) {
+                    byProducerSequence.computeIfAbsent(b.producerId() + "/" + b.producerEpoch() + "/" + b.baseSequence(),
+                            k -> new ArrayList<>()).add(b.baseOffset());
+                }
+            });
+            boolean compacted = p.topic().configs().getOrDefault("cleanup.policy", "delete").contains("compact");
+            for (AckedBatch b : e.getValue()) {
+                if (b.lastOffset() < log.logStartOffset() || compacted) {
+                    continue;
+                }
+                MutableRecordBatch found = byBase.get(b.baseOffset());
+                if (found == null || !same(found, b)) {
+                    lost.add(new Lost(tp.topic(), tp.partition(), b.baseOffset(), b.lastOffset(), b.producerId(), b.acks(),
+                            b.leader(), b.timeMs(), faultsAround(events, tp, b.timeMs())));
+                }
+            }
+            byProducerSequence.forEach((key, offsets) -> {
+                if (offsets.size() > 1) {
+                    String[] k = key.split("/");
+                    duplicates.add(new Duplicate(tp.topic(), tp.partition(), Long.parseLong(k[0]), Integer.parseInt(k[1]),
+                            Integer.parseInt(k[2]), offsets));
+                }
+            });
+        }
+        return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, unchecked);
+    }
+
+    private static boolean same(MutableRecordBatch inLog, AckedBatch acked) {
+        if (inLog.lastOffset() != acked.lastOffset()) {
+            return false;
+        }
+        // The CRC leaves out the offsets; a broker that stamps LogAppendTime rewrites it, so fall back on the writer.
+        return inLog.checksum() == acked.checksum()
+                || acked.producerId() >= 0 && inLog.producerId() == acked.producerId()
+                        && inLog.baseSequence() == acked.baseSequence();
+    }
+
+    /** The fault and leadership events of the partition's brokers from the acknowledgement on: where it was lost. */
+    private static List<String> faultsAround(List<TimedEvent> events, TopicPartition tp, long ackedAtMs) {
+        String name = tp.topic() + "-" + tp.partition() + " ";
+        return events.stream()
+                .filter(e -> e.timeMs() >= ackedAtMs && FAULT_TYPES.contains(e.type()))
+                .filter(e -> e.details().startsWith(name) || e.type().startsWith("Broker") || e.type().startsWith("Isolation"))
+                .limit(8).map(TimedEvent::toString).toList();
+    }
+
+    /** Acknowledged records no longer in their partition's log. */
+    public List<Lost> lost() {
+        return lost;
+    }
+
+    /** How many acknowledged records were lost, all partitions together. */
+    public long lostRecords() {
+        return lost.stream().mapToLong(l -> l.lastOffset() - l.baseOffset() + 1).sum();
+    }
+
+    /** Batches one idempotent producer wrote more than once. */
+    public List<Duplicate> duplicates() {
+        return duplicates;
+    }
+
+    /** Partitions that could not be checked (no leader now), with the reason. */
+    public List<String> unchecked() {
+        return unchecked;
+    }
+
+    /** How many acknowledged batches were checked. */
+    public long acknowledgedBatches() {
+        return acknowledgedBatches;
+    }
+
+    /** The report: counts, then each loss with the events around it, then each duplicate. */
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder("history: " + acknowledgedBatches + " acknowledged batches checked"
+                + (droppedBatches > 0 ? " (" + droppedBatches + " older ones dropped)" : "") + ", "
+                + lostRecords() + " acknowledged records lost, " + duplicates.size() + " duplicated batches");
+        lost.forEach(l -> out.append("\n  lost ").append(l));
+        duplicates.forEach(d -> out.append("\n  duplicate ").append(d));
+        unchecked.forEach(u -> out.append("\n  unchecked ").append(u));
+        return out.toString();
+    }
+}

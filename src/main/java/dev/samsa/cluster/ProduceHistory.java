@@ -1,0 +1,85 @@
+package dev.samsa.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.RecordBatch;
+
+/**
+ * Every batch a leader acknowledged to a producer (acks=1 once appended, acks=all once the high watermark passed it),
+ * kept so that a test can check them against the logs as they end up. Bounded: past its capacity it drops the oldest
+ * half and counts them. Loop-owned, like the rest of the cluster state.
+ */
+public final class ProduceHistory {
+
+    /** Batches kept by default: about 100 bytes each, so at most about 100 MiB for a very long run. */
+    public static final int DEFAULT_CAPACITY = 1_000_000;
+
+    /**
+     * One acknowledged batch: its offsets as the leader assigned them, who wrote it, and its CRC (which does not cover
+     * the offsets), so that a batch at the same offsets after a failure can be told apart from it.
+     */
+    public record AckedBatch(TopicPartition partition, long baseOffset, long lastOffset, long producerId,
+            short producerEpoch, int baseSequence, long checksum, short acks, int leader, long timeMs) {
+    }
+
+    private final int capacity;
+    private boolean enabled = true;
+    private List<AckedBatch> acked = new ArrayList<>();
+    private long dropped;
+
+    public ProduceHistory(int capacity) {
+        this.capacity = capacity;
+    }
+
+    public void enabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /**
+     * The batches of one partition's produce, as they will be acknowledged: {@code firstOffset} is the offset the
+     * leader gave the first of them.
+     */
+    public List<AckedBatch> appended(TopicPartition tp, MemoryRecords records, long firstOffset, short acks, int leader,
+            long nowMs) {
+        if (!enabled) {
+            return List.of();
+        }
+        List<AckedBatch> batches = new ArrayList<>();
+        long offset = firstOffset;
+        for (RecordBatch b : records.batches()) {
+            long count = b.lastOffset() - b.baseOffset() + 1;
+            batches.add(new AckedBatch(tp, offset, offset + count - 1, b.producerId(), b.producerEpoch(), b.baseSequence(),
+                    b.checksum(), acks, leader, nowMs));
+            offset += count;
+        }
+        return batches;
+    }
+
+    /** The producer got its acknowledgement for {@code batches}. */
+    public void acknowledged(List<AckedBatch> batches) {
+        if (!enabled || batches.isEmpty()) {
+            return;
+        }
+        if (acked.size() + batches.size() > capacity) {
+            int drop = acked.size() / 2;
+            acked = new ArrayList<>(acked.subList(drop, acked.size()));
+            dropped += drop;
+        }
+        acked.addAll(batches);
+    }
+
+    public List<AckedBatch> acknowledged() {
+        return List.copyOf(acked);
+    }
+
+    /** How many of the oldest acknowledged batches were dropped to stay within the capacity. */
+    public long dropped() {
+        return dropped;
+    }
+}
