@@ -141,7 +141,7 @@ class SamsaAssertionsTest {
             assertThat(cluster).group("billing").isStable().hasMemberCount(1)
                     .hasCommittedOffset("billing-in", 0, 3).hasLag("billing-in", 0, 0);
             assertThatThrownBy(() -> assertThat(cluster).group("billing").isInState(GroupState.EMPTY))
-                    .hasMessageStartingWith("Expected group \"billing\" to be Empty.\nActual: ConsumerGroup[billing Stable");
+                    .hasMessageStartingWith("Expected group \"billing\" to be Empty.\nActual: ConsumerGroup[billing classic Stable");
         }
     }
 }
