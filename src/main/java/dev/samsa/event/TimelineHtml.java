@@ -156,6 +156,9 @@ final class TimelineHtml {
         svg.append("<rect class=\"").append(css).append("\" x=\"").append(x).append("\" y=\"").append(y + 3)
                 .append("\" width=\"").append(w).append("\" height=\"").append(LANE - 6).append("\"><title>")
                 .append(escape(state)).append("</title></rect>\n");
+        if (w < 80) {
+            return; // too narrow for its name to be read: the hover text has it
+        }
         svg.append("<text class=\"state-label\" x=\"").append(x + 2).append("\" y=\"").append(y + LANE - 5).append("\">")
                 .append(escape(state)).append("</text>\n");
     }
