@@ -101,6 +101,17 @@ class MaxPollIntervalTest {
                 assertThat(uncommittedBySlow).as("the uncommitted batch").isNotEmpty();
                 assertThat(cluster.group(GROUP).committed().values().stream().mapToLong(Long::longValue).sum())
                         .as("the group's committed offsets cover every record").isEqualTo(sent.size());
+                // The history checker, which sees only fetches, agrees: each record of the batch went to both.
+                dev.samsa.GroupHistory history = cluster.history().group(GROUP);
+                for (String value : uncommittedBySlow) {
+                    int partition = Integer.parseInt(value.substring(1, value.indexOf('-')));
+                    long offset = Long.parseLong(value.substring(value.indexOf('-') + 1));
+                    assertThat(history.deliveredTwice()).as("%s in %s", value, history).anySatisfy(d -> {
+                        assertThat(d.partition()).isEqualTo(partition);
+                        assertThat(offset).isBetween(d.firstOffset(), d.lastOffset());
+                        assertThat(d.clients()).containsExactly("slow", "steady");
+                    });
+                }
             } finally {
                 closeQuietly(slow);
                 closeQuietly(steady);
