@@ -1,8 +1,10 @@
 package dev.samsa;
 
 import dev.samsa.cluster.ClusterState;
+import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ProduceHistory.AckedBatch;
+import dev.samsa.event.MemberJoined;
 import dev.samsa.event.TimedEvent;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
@@ -56,9 +58,11 @@ public final class History {
     private final List<Lost> lost;
     private final List<Duplicate> duplicates;
     private final List<String> unchecked;
+    private final Map<String, GroupHistory> groups;
 
     private History(long acknowledgedBatches, long droppedBatches, List<Lost> lost, List<Duplicate> duplicates,
-            List<String> unchecked) {
+            List<String> unchecked, Map<String, GroupHistory> groups) {
+        this.groups = groups;
         this.acknowledgedBatches = acknowledgedBatches;
         this.droppedBatches = droppedBatches;
         this.lost = List.copyOf(lost);
@@ -113,7 +117,15 @@ public final class History {
                 }
             });
         }
-        return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, unchecked);
+        Map<String, GroupHistory> groups = new LinkedHashMap<>();
+        List<ConsumerHistory.Commit> commits = state.consumerHistory().commits();
+        List<ConsumerHistory.Delivery> deliveries = state.consumerHistory().deliveries();
+        for (TimedEvent t : events) {
+            if (t.event() instanceof MemberJoined j) {
+                groups.computeIfAbsent(j.groupId(), g -> GroupHistory.check(g, deliveries, commits, events));
+            }
+        }
+        return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, unchecked, groups);
     }
 
     private static boolean same(MutableRecordBatch inLog, AckedBatch acked) {
@@ -133,6 +145,14 @@ public final class History {
                 .filter(e -> e.timeMs() >= ackedAtMs && FAULT_TYPES.contains(e.type()))
                 .filter(e -> e.details().startsWith(name) || e.type().startsWith("Broker") || e.type().startsWith("Isolation"))
                 .limit(8).map(TimedEvent::toString).toList();
+    }
+
+    /**
+     * The consumer side for {@code groupId}: records delivered to it twice, offsets committed before delivery. A group
+     * none of whose members joined (as far as the timeline remembers) has nothing to report.
+     */
+    public GroupHistory group(String groupId) {
+        return groups.getOrDefault(groupId, GroupHistory.check(groupId, List.of(), List.of(), List.of()));
     }
 
     /** Acknowledged records no longer in their partition's log. */
@@ -169,6 +189,7 @@ public final class History {
         lost.forEach(l -> out.append("\n  lost ").append(l));
         duplicates.forEach(d -> out.append("\n  duplicate ").append(d));
         unchecked.forEach(u -> out.append("\n  unchecked ").append(u));
+        groups.values().forEach(g -> out.append("\n").append(g));
         return out.toString();
     }
 }

@@ -100,6 +100,7 @@ public final class KafkaCluster implements AutoCloseable {
             boolean recordHistory = builder.history;
             loop.call(() -> {
                 state.produceHistory().enabled(recordHistory);
+                state.consumerHistory().enabled(recordHistory);
                 return null;
             });
             timeline.record(new ClusterStarted(seed, builder.brokers));

@@ -90,6 +90,73 @@ class HistoryTest {
         }
     }
 
+    @Test
+    void processedButNotCommittedBeforeTheConsumerDiesIsDeliveredTwice() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().seed(163).topic("orders", 1, 1).start()) {
+            produce(cluster, 10);
+            List<String> first = pollAll(cluster, "billing", "a", 10);
+            // a processed its records and dies before committing: b starts again from the beginning.
+            List<String> second = pollAll(cluster, "billing", "b", 10);
+            assertThat(second).isEqualTo(first);
+
+            GroupHistory group = cluster.history().group("billing");
+            assertThat(group.deliveredTwice()).singleElement().satisfies(d -> {
+                assertThat(d.firstOffset()).isZero();
+                assertThat(d.lastOffset()).isEqualTo(9);
+                assertThat(d.clients()).containsExactly("a", "b");
+            });
+            assertThat(group.skipped()).isEmpty();
+            assertThatThrownBy(() -> SamsaAssertions.assertThat(cluster).history().group("billing").hasNoRecordDeliveredTwice())
+                    .hasMessageContaining("orders-0 offsets 0..9 sent to [a, b]");
+        }
+    }
+
+    @Test
+    void anOffsetCommittedBeforeAnyMemberWasSentTheRecordsSkipsThem() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().seed(164).topic("orders", 1, 1).start()) {
+            produce(cluster, 10);
+            Map<String, Object> config = cluster.consumerConfig("billing");
+            config.put("client.id", "a");
+            config.put("enable.auto.commit", "false");
+            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+                consumer.subscribe(List.of("orders"));
+                TopicPartition tp = new TopicPartition("orders", 0);
+                await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    consumer.poll(Duration.ofMillis(20));
+                    return !consumer.assignment().isEmpty();
+                });
+                consumer.commitSync(Map.of(tp, new org.apache.kafka.clients.consumer.OffsetAndMetadata(15)));
+            }
+            GroupHistory group = cluster.history().group("billing");
+            assertThat(group.skipped()).as("%s", group).anySatisfy(s -> assertThat(s.lastOffset()).isEqualTo(14));
+            SamsaAssertions.assertThat(cluster).history().group("billing").hasNoRecordDeliveredTwice();
+        }
+    }
+
+    private static void produce(KafkaCluster cluster, int count) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(cluster.producerConfig())) {
+            for (int n = 0; n < count; n++) {
+                producer.send(new ProducerRecord<>("orders", 0, "k", "r" + n)).get();
+            }
+        }
+    }
+
+    private static List<String> pollAll(KafkaCluster cluster, String group, String clientId, int count) {
+        Map<String, Object> config = cluster.consumerConfig(group);
+        config.put("client.id", clientId);
+        config.put("enable.auto.commit", "false");
+        config.put("auto.offset.reset", "earliest");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+            consumer.subscribe(List.of("orders"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                consumer.poll(Duration.ofMillis(20)).forEach(r -> values.add(r.value()));
+                return values.size() >= count;
+            });
+        }
+        return values;
+    }
+
     private static List<String> readAll(KafkaCluster cluster) {
         Map<String, Object> config = cluster.consumerConfig("reader");
         config.put("enable.auto.commit", "false");

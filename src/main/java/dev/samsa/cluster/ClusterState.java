@@ -32,6 +32,7 @@ public final class ClusterState {
     private final LogRetention logRetention;
     private final LogCleaner logCleaner;
     private final ProduceHistory produceHistory = new ProduceHistory(ProduceHistory.DEFAULT_CAPACITY);
+    private final ConsumerHistory consumerHistory = new ConsumerHistory(ProduceHistory.DEFAULT_CAPACITY);
 
     public ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
                         ProducerIdManager producerIds, Timeline timeline, Random random,
@@ -72,6 +73,11 @@ public final class ClusterState {
     /** What the leaders acknowledged to producers, for the history check. */
     public ProduceHistory produceHistory() {
         return produceHistory;
+    }
+
+    /** What consumers were sent and what groups committed, for the history check. */
+    public ConsumerHistory consumerHistory() {
+        return consumerHistory;
     }
 
     public Timeline timeline() {

@@ -50,6 +50,24 @@ public interface ClusterTimeline {
     /** As {@link #on}, but fires on every matching event until {@link Trigger#cancel()}. */
     Trigger onEvery(java.util.function.Predicate<? super ClusterEvent> when, Runnable action);
 
+    /**
+     * Writes the kept events as one self-contained HTML page (inline SVG, no script, nothing fetched): a lane per
+     * broker, partition and consumer group, faults as red marks, each mark's hover text its line of the timeline.
+     *
+     * @return {@code path}
+     */
+    default java.nio.file.Path writeHtml(java.nio.file.Path path) {
+        try {
+            java.nio.file.Path parent = path.toAbsolutePath().getParent();
+            if (parent != null) {
+                java.nio.file.Files.createDirectories(parent);
+            }
+            return java.nio.file.Files.writeString(path, TimelineHtml.render(snapshot()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("Cannot write the timeline to " + path, e);
+        }
+    }
+
     /** How many of the earliest events were dropped to stay within the capacity. */
     long dropped();
 

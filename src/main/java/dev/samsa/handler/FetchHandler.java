@@ -1,5 +1,6 @@
 package dev.samsa.handler;
 
+import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.LogReadResult;
 import dev.samsa.cluster.PartitionFetchInfo;
@@ -97,7 +98,26 @@ final class FetchHandler implements ApiHandler {
         @Override
         protected void onComplete() {
             LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> read = result != null ? result : readAll();
+            recordDeliveries(read);
             request.respond(FetchResponse.of(Errors.NONE, 0, context.sessionId, context.shape(read), List.of()).data());
+        }
+
+        /** For the history check: the records each partition sends, from the offset asked for (a batch may start before). */
+        private void recordDeliveries(Map<TopicIdPartition, FetchResponseData.PartitionData> read) {
+            read.forEach((tp, d) -> {
+                if (d.errorCode() != Errors.NONE.code() || d.records() == null || d.records().sizeInBytes() == 0) {
+                    return;
+                }
+                long last = -1;
+                for (org.apache.kafka.common.record.RecordBatch b : ((org.apache.kafka.common.record.Records) d.records()).batches()) {
+                    last = b.lastOffset();
+                }
+                long from = context.toRead.get(tp).fetchOffset;
+                if (last >= from) {
+                    broker.cluster().consumerHistory().delivered(new ConsumerHistory.Delivery(request.clientId(),
+                            tp.topicPartition(), from, last, broker.cluster().nowMs()));
+                }
+            });
         }
 
         private LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> readAll() {

@@ -1,5 +1,6 @@
 package dev.samsa.handler;
 
+import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.group.CommittedOffset;
 import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.wire.KafkaRequest;
@@ -71,6 +72,9 @@ final class OffsetCommitHandler implements ApiHandler {
         broker.groups().whenReplicated(write, error -> {
             if (error != Errors.NONE) {
                 results.values().forEach(rp -> rp.setErrorCode(error.code()));
+            } else {
+                commits.forEach((tp, c) -> broker.cluster().consumerHistory().committed(new ConsumerHistory.Commit(
+                        data.groupId(), data.memberId(), data.generationIdOrMemberEpoch(), tp, c.offset(), now)));
             }
             request.respond(response);
         });

@@ -23,6 +23,13 @@ public final class HistoryAssert extends AbstractAssert<HistoryAssert, History> 
         return this;
     }
 
+    /** The consumer side of one group: records delivered twice, offsets committed before delivery. */
+    public GroupHistoryAssert group(String groupId) {
+        isNotNull();
+        GroupHistoryAssert group = new GroupHistoryAssert(actual.group(groupId));
+        return descriptionText().isEmpty() ? group : group.as(descriptionText());
+    }
+
     /** No idempotent producer's batch is in a log twice. */
     public HistoryAssert hasNoDuplicatedRecords() {
         isNotNull();

@@ -120,6 +120,7 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
         if (failed || !internalErrors.isEmpty()) {
             String report = TimelineWindow.report(context.getDisplayName(), cluster, window.eventsOf(cluster));
             System.out.println(report);
+            System.out.println("Samsa HTML timeline: " + writeHtmlTimeline(context, cluster));
             context.publishReportEntry(EmbeddedKafkaCluster.TIMELINE_REPORT_KEY, report);
         }
         if (internalErrors.isEmpty()) {
@@ -130,6 +131,21 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
             failure.get().addSuppressed(internal); // the test's own failure stays first
         } else {
             throw internal;
+        }
+    }
+
+    /**
+     * The cluster's whole kept timeline as a page under the build directory, named after the test; a path a person
+     * opens in a browser beside the text timeline.
+     */
+    private static java.nio.file.Path writeHtmlTimeline(ExtensionContext context, KafkaCluster cluster) {
+        String name = (context.getRequiredTestClass().getName() + "." + context.getDisplayName())
+                .replaceAll("[^A-Za-z0-9._-]+", "_");
+        java.nio.file.Path path = java.nio.file.Path.of("target", "samsa-timelines", name + ".html").toAbsolutePath();
+        try {
+            return cluster.events().writeHtml(path);
+        } catch (java.io.UncheckedIOException e) {
+            return java.nio.file.Path.of("(not written: " + e.getCause().getMessage() + ")");
         }
     }
 

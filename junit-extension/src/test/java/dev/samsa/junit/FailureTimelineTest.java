@@ -71,6 +71,10 @@ class FailureTimelineTest {
                 .doesNotContain("before-the-tests", "during-the-passing-test");
         assertThat(stdout.toString(StandardCharsets.UTF_8)).as("standard output").contains(timeline);
         assertThat(reportEntries(results, "passes(KafkaCluster)")).as("report entries of the passing test").isEmpty();
+        java.nio.file.Path html = java.nio.file.Path.of("target", "samsa-timelines",
+                "dev.samsa.junit.FailureTimelineTest_Failing.fails_KafkaCluster_.html").toAbsolutePath();
+        assertThat(stdout.toString(StandardCharsets.UTF_8)).contains("Samsa HTML timeline: " + html);
+        assertThat(html).content().contains("<svg", "during-the-failing-test");
     }
 
     @Fixture

@@ -1,0 +1,95 @@
+package dev.samsa.event;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.samsa.KafkaCluster;
+import dev.samsa.time.ClusterClock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/** The HTML timeline of a scenario with a crash, an ISR shrink, an unclean election and a rebalance. */
+class TimelineHtmlTest {
+
+    @Test
+    void aThreeBrokerScenarioDrawsOneLanePerBrokerPartitionAndGroupWithItsFaults() throws Exception {
+        Path html = Path.of("target", "timeline-html-test.html");
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(171)
+                .clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z")))
+                .brokerConfig("unclean.leader.election.enable", "true")
+                .brokerConfig("group.initial.rebalance.delay.ms", "0")
+                .topic("events", 1, 3).start()) {
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(cluster.producerConfig())) {
+                producer.send(new ProducerRecord<>("events", 0, "k", "v")).get();
+            }
+            consumeOnce(cluster);
+            int leader = cluster.partition("events", 0).leader();
+            List<Integer> followers = new ArrayList<>(cluster.partition("events", 0).replicas());
+            followers.remove(Integer.valueOf(leader));
+            followers.forEach(f -> cluster.faults().pauseReplication("events", 0, f));
+            cluster.clock().advance(Duration.ofMillis(30_001)); // replica.lag.time.max.ms: the followers leave the ISR
+            cluster.broker(leader).crash();
+            followers.forEach(f -> cluster.faults().resumeReplication("events", 0, f));
+            await().atMost(Duration.ofSeconds(10)).until(() -> cluster.partition("events", 0).leader() > 0);
+
+            cluster.events().writeHtml(html);
+
+            Document page = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(html.toFile());
+            List<String> lanes = new ArrayList<>();
+            Map<String, Element> byName = new java.util.HashMap<>();
+            NodeList groups = page.getElementsByTagName("g");
+            for (int i = 0; i < groups.getLength(); i++) {
+                Element g = (Element) groups.item(i);
+                lanes.add(g.getAttribute("data-lane"));
+                byName.put(g.getAttribute("data-lane"), g);
+            }
+            assertThat(lanes).doesNotHaveDuplicates()
+                    .contains("broker 1", "broker 2", "broker 3", "events-0", "group reader");
+            assertThat(lanes.stream().filter(l -> l.startsWith("broker "))).hasSize(3);
+            assertThat(titles(byName.get("broker " + leader), "rect", "fault"))
+                    .anyMatch(t -> t.contains("BrokerStopped  broker=" + leader + " how=CRASH"));
+            assertThat(titles(byName.get("broker " + leader), "rect", "down")).isNotEmpty();
+            assertThat(titles(byName.get("events-0"), "rect", "fault"))
+                    .anyMatch(t -> t.contains("UncleanLeaderElected"))
+                    .anyMatch(t -> t.contains("FaultApplied  pause replication of events-0"));
+            assertThat(titles(byName.get("events-0"), "circle", "event")).anyMatch(t -> t.contains("IsrShrunk"));
+            assertThat(titles(byName.get("group reader"), "rect", "state")).contains("Stable");
+            assertThat(Files.readString(html)).doesNotContain("<script").doesNotContain("http://www.w3.org/1999/xhtml\" src");
+        }
+    }
+
+    private static List<String> titles(Element lane, String tag, String css) {
+        List<String> out = new ArrayList<>();
+        NodeList marks = lane.getElementsByTagName(tag);
+        for (int i = 0; i < marks.getLength(); i++) {
+            Element mark = (Element) marks.item(i);
+            if (mark.getAttribute("class").equals(css)) {
+                out.add(mark.getElementsByTagName("title").item(0).getTextContent());
+            }
+        }
+        return out;
+    }
+
+    private static void consumeOnce(KafkaCluster cluster) {
+        Map<String, Object> config = cluster.consumerConfig("reader");
+        config.put("auto.offset.reset", "earliest");
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+            consumer.subscribe(List.of("events"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> !consumer.poll(Duration.ofMillis(50)).isEmpty());
+            consumer.commitSync();
+        }
+    }
+}
