@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 class OffsetsTopicCompactionTest {
 
-    /** 5,000 in the suite; the 100,000 with {@code -Dsamsa.compaction.commits=100000} (README, Tests). */
-    private static final int COMMITS = Integer.getInteger("samsa.compaction.commits", 5_000);
+    /** Commits of one group before compaction; {@code -Dsamsa.compaction.commits=N} for another count. */
+    private static final int COMMITS = Integer.getInteger("samsa.compaction.commits", 100_000);
 
     @Test
     void manyTransactionsCompactToTheLatestStateWhichANewCoordinatorReadsBack() throws Exception {
