@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 class OffsetsTopicCompactionTest {
 
+    /** Commits of one group before compaction; {@code -Dsamsa.compaction.commits=N} for another count. */
+    private static final int COMMITS = Integer.getInteger("samsa.compaction.commits", 100_000);
+
     @Test
     void manyTransactionsCompactToTheLatestStateWhichANewCoordinatorReadsBack() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(139).topic("orders", 1, 3).start()) {
@@ -72,21 +75,21 @@ class OffsetsTopicCompactionTest {
             try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cluster.consumerConfig("billing"),
                     new StringDeserializer(), new StringDeserializer())) {
                 consumer.assign(List.of(p0, p1));
-                for (int i = 1; i <= 5_000; i++) {
+                for (int i = 1; i <= COMMITS; i++) {
                     consumer.commitSync(Map.of(p0, new OffsetAndMetadata(i), p1, new OffsetAndMetadata(10L * i)));
                 }
             }
             int offsetsPartition = Utils.abs("billing".hashCode()) % 5;
             long before = cluster.partition("__consumer_offsets", offsetsPartition).logEndOffset(
                     cluster.partition("__consumer_offsets", offsetsPartition).leader());
-            assertThat(before).isGreaterThanOrEqualTo(10_000);
+            assertThat(before).isGreaterThanOrEqualTo(2L * COMMITS);
 
             cluster.rollSegments("__consumer_offsets");
             cluster.compact("__consumer_offsets");
 
             List<Compacted> compacted = cluster.events().events(Compacted.class).stream()
                     .filter(c -> c.topic().equals("__consumer_offsets") && c.partition() == offsetsPartition).toList();
-            assertThat(compacted).hasSize(3).allSatisfy(c -> assertThat(c.recordsRemoved()).isGreaterThanOrEqualTo(9_990));
+            assertThat(compacted).hasSize(3).allSatisfy(c -> assertThat(c.recordsRemoved()).isGreaterThanOrEqualTo(2L * COMMITS - 10));
             int leader = cluster.partition("__consumer_offsets", offsetsPartition).leader();
             long batchesLeft = cluster.partition("__consumer_offsets", offsetsPartition).batches(leader).stream()
                     .mapToLong(b -> b.lastOffset() - b.baseOffset() + 1).count();
@@ -97,8 +100,8 @@ class OffsetsTopicCompactionTest {
             cluster.broker(leader).crash();
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("billing")
                     .partitionsToOffsetAndMetadata().get();
-            assertThat(committed).containsEntry(p0, new OffsetAndMetadata(5_000)).containsEntry(p1,
-                    new OffsetAndMetadata(50_000));
+            assertThat(committed).containsEntry(p0, new OffsetAndMetadata(COMMITS)).containsEntry(p1,
+                    new OffsetAndMetadata(10L * COMMITS));
             cluster.broker(leader).restart();
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(
                     () -> cluster.partition("__consumer_offsets", offsetsPartition).isr().size() == 3);
