@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
  * How a cluster's clients must connect: its listeners (one per security protocol), the SASL mechanisms its SASL
@@ -63,9 +65,15 @@ public final class Security {
     private final Map<String, String> users;
     private final boolean mutualTls;
     private final String principalMappingRules;
+    private final Acls acls;
+
+    /** The authorizer's set-up; null until an ACL method is called, which turns the authorizer on. */
+    private record Acls(List<AclBinding> bindings, List<String> superUsers, boolean allowEveryoneIfNoAclFound) {
+    }
 
     private Security(List<Protocol> listeners, List<Mechanism> mechanisms, Map<String, String> users, boolean mutualTls,
-                     String principalMappingRules) {
+                     String principalMappingRules, Acls acls) {
+        this.acls = acls;
         this.listeners = List.copyOf(listeners);
         this.mechanisms = List.copyOf(mechanisms);
         this.users = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(users));
@@ -89,7 +97,7 @@ public final class Security {
             all.add(Objects.requireNonNull(p, "protocol"));
         }
         return new Security(all, List.of(Mechanism.SCRAM_SHA_512, Mechanism.SCRAM_SHA_256, Mechanism.PLAIN), Map.of(),
-                false, "DEFAULT");
+                false, "DEFAULT", null);
     }
 
     /**
@@ -105,7 +113,7 @@ public final class Security {
                 all.add(Objects.requireNonNull(m, "mechanism"));
             }
         }
-        return new Security(listeners, all, users, mutualTls, principalMappingRules);
+        return new Security(listeners, all, users, mutualTls, principalMappingRules, acls);
     }
 
     /**
@@ -118,17 +126,71 @@ public final class Security {
         }
         Map<String, String> all = new LinkedHashMap<>(users);
         all.put(name, Objects.requireNonNull(password, "password"));
-        return new Security(listeners, mechanisms, all, mutualTls, principalMappingRules);
+        return new Security(listeners, mechanisms, all, mutualTls, principalMappingRules, acls);
     }
 
     /** The SSL listener requires client certificates (ssl.client.auth=required); the principal is the certificate's DN. */
     public Security mutualTls() {
-        return new Security(listeners, mechanisms, users, true, principalMappingRules);
+        return new Security(listeners, mechanisms, users, true, principalMappingRules, acls);
     }
 
     /** ssl.principal.mapping.rules, e.g. {@code "RULE:^CN=(.*)$/$1/,DEFAULT"} to call {@code CN=alice} alice. */
     public Security principalMappingRules(String rules) {
-        return new Security(listeners, mechanisms, users, mutualTls, Objects.requireNonNull(rules, "rules"));
+        return new Security(listeners, mechanisms, users, mutualTls, Objects.requireNonNull(rules, "rules"), acls);
+    }
+
+    /**
+     * Turns the authorizer on (Kafka's StandardAuthorizer) and adds an ACL, e.g.
+     * {@code new AclBinding(new ResourcePattern(ResourceType.TOPIC, "orders", PatternType.LITERAL),
+     * new AccessControlEntry("User:alice", "*", AclOperation.READ, AclPermissionType.ALLOW))}. With the authorizer on,
+     * a principal without a matching ACL is refused (allow.everyone.if.no.acl.found=false, Kafka's default), on every
+     * listener, PLAINTEXT included (its principal is User:ANONYMOUS).
+     */
+    public Security acl(AclBinding binding) {
+        Acls a = aclsOrDefault();
+        List<AclBinding> all = new ArrayList<>(a.bindings());
+        all.add(Objects.requireNonNull(binding, "binding"));
+        return withAcls(new Acls(all, a.superUsers(), a.allowEveryoneIfNoAclFound()));
+    }
+
+    /** Turns the authorizer on; these users (names as in {@link #user}) may do everything (super.users). */
+    public Security superUsers(String... names) {
+        Acls a = aclsOrDefault();
+        List<String> all = new ArrayList<>(a.superUsers());
+        for (String name : names) {
+            all.add(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, name).toString());
+        }
+        return withAcls(new Acls(a.bindings(), all, a.allowEveryoneIfNoAclFound()));
+    }
+
+    /** Turns the authorizer on; a resource no ACL matches is open to everyone (allow.everyone.if.no.acl.found=true). */
+    public Security allowEveryoneIfNoAclFound() {
+        Acls a = aclsOrDefault();
+        return withAcls(new Acls(a.bindings(), a.superUsers(), true));
+    }
+
+    private Acls aclsOrDefault() {
+        return acls != null ? acls : new Acls(List.of(), List.of(), false);
+    }
+
+    private Security withAcls(Acls changed) {
+        return new Security(listeners, mechanisms, users, mutualTls, principalMappingRules, changed);
+    }
+
+    boolean aclsEnabled() {
+        return acls != null;
+    }
+
+    List<AclBinding> acls() {
+        return aclsOrDefault().bindings();
+    }
+
+    List<String> superUsers() {
+        return aclsOrDefault().superUsers();
+    }
+
+    boolean isAllowEveryoneIfNoAclFound() {
+        return aclsOrDefault().allowEveryoneIfNoAclFound();
     }
 
     List<Protocol> listeners() {
@@ -154,6 +216,6 @@ public final class Security {
     @Override
     public String toString() {
         return "listeners " + listeners + ", SASL " + mechanisms + ", users " + users.keySet()
-                + (mutualTls ? ", mutual TLS" : "");
+                + (mutualTls ? ", mutual TLS" : "") + (acls != null ? ", " + acls.bindings().size() + " ACLs" : "");
     }
 }
