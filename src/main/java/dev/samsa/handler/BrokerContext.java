@@ -9,6 +9,8 @@ import dev.samsa.security.ClusterSecurity;
 import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
@@ -35,6 +37,20 @@ public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCach
     /** Whether the request's principal, from its host, may do {@code operation} on the named resource. */
     public boolean authorized(KafkaRequest request, AclOperation operation, ResourceType type, String name) {
         return security.authorizer().authorize(request.principal(), host(request), operation, type, name);
+    }
+
+    /** @throws GroupAuthorizationException unless the request's principal may do {@code operation} on the group */
+    public void requireGroup(KafkaRequest request, AclOperation operation, String groupId) {
+        if (!authorized(request, operation, ResourceType.GROUP, groupId)) {
+            throw GroupAuthorizationException.forGroupId(groupId);
+        }
+    }
+
+    /** @throws TransactionalIdAuthorizationException unless the request's principal may WRITE the transactional id */
+    public void requireTransactionalId(KafkaRequest request, String transactionalId) {
+        if (!authorized(request, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+            throw new TransactionalIdAuthorizationException("Transactional Id authorization failed.");
+        }
     }
 
     /** Whether the request's principal may do {@code operation} on some resource of the type. */
