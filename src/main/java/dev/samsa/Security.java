@@ -5,7 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
@@ -139,17 +145,43 @@ public final class Security {
         return new Security(listeners, mechanisms, users, mutualTls, Objects.requireNonNull(rules, "rules"), acls);
     }
 
+    /** The resource types an ACL can name, as Kafka names them. */
+    public enum Resource {
+        TOPIC, GROUP, CLUSTER, TRANSACTIONAL_ID
+    }
+
+    /** ACL operations, as Kafka names them; READ, WRITE, DELETE and ALTER imply DESCRIBE. */
+    public enum Operation {
+        ALL, READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE
+    }
+
     /**
-     * Turns the authorizer on (Kafka's StandardAuthorizer) and adds an ACL, e.g.
-     * {@code new AclBinding(new ResourcePattern(ResourceType.TOPIC, "orders", PatternType.LITERAL),
-     * new AccessControlEntry("User:alice", "*", AclOperation.READ, AclPermissionType.ALLOW))}. With the authorizer on,
-     * a principal without a matching ACL is refused (allow.everyone.if.no.acl.found=false, Kafka's default), on every
-     * listener, PLAINTEXT included (its principal is User:ANONYMOUS).
+     * Turns the authorizer on (Kafka's StandardAuthorizer) and lets {@code user} ({@code "*"}: everyone) do
+     * {@code operation} on the resource named {@code name} ({@code "*"}: every one; the cluster is "kafka-cluster"),
+     * from any host. With the authorizer on, a principal no ACL allows is refused (allow.everyone.if.no.acl.found=false,
+     * Kafka's default), on every listener, PLAINTEXT included (its principal is User:ANONYMOUS).
      */
-    public Security acl(AclBinding binding) {
+    public Security allow(String user, Operation operation, Resource type, String name) {
+        return acl(user, operation, type, name, PatternType.LITERAL, AclPermissionType.ALLOW);
+    }
+
+    /** {@link #allow} for every resource whose name starts with {@code prefix} (a PREFIXED ACL). */
+    public Security allowPrefixed(String user, Operation operation, Resource type, String prefix) {
+        return acl(user, operation, type, prefix, PatternType.PREFIXED, AclPermissionType.ALLOW);
+    }
+
+    /** Turns the authorizer on and refuses {@code user} the operation, whatever any ALLOW says (DENY wins). */
+    public Security deny(String user, Operation operation, Resource type, String name) {
+        return acl(user, operation, type, name, PatternType.LITERAL, AclPermissionType.DENY);
+    }
+
+    private Security acl(String user, Operation operation, Resource type, String name, PatternType pattern,
+                         AclPermissionType permission) {
         Acls a = aclsOrDefault();
         List<AclBinding> all = new ArrayList<>(a.bindings());
-        all.add(Objects.requireNonNull(binding, "binding"));
+        all.add(new AclBinding(new ResourcePattern(ResourceType.valueOf(type.name()), Objects.requireNonNull(name, "name"), pattern),
+                new AccessControlEntry(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, Objects.requireNonNull(user, "user")).toString(),
+                        "*", AclOperation.valueOf(operation.name()), permission)));
         return withAcls(new Acls(all, a.superUsers(), a.allowEveryoneIfNoAclFound()));
     }
 
