@@ -8,15 +8,8 @@ import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
 import dev.samsa.event.MemberRemoved;
 import dev.samsa.time.ClusterClock;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -33,7 +26,7 @@ class KilledConsumerTest {
     void aConsumerKilledWithSigkillIsRemovedByOneJumpAndTheSurvivorGetsItsPartitionsWithinASecond() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().seed(9).clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z")))
                 .topic("orders", 4, 1).start()) {
-            Process child = startChildConsumer(cluster.bootstrapServers(), "billing", "orders");
+            Process child = ChildConsumer.start(cluster.bootstrapServers(), "billing", "orders", "classic");
             KafkaConsumer<String, String> survivor = GroupClients.consumer(cluster, "billing", "orders",
                     Map.of("client.id", "survivor", "session.timeout.ms", "45000", "heartbeat.interval.ms", "100"));
             try {
@@ -77,32 +70,4 @@ class KilledConsumerTest {
                 .orElseThrow().memberId();
     }
 
-    /** The same classpath and module flags as this JVM (pom.xml's chronicle.jvm.flags reach it through surefire). */
-    private static Process startChildConsumer(String bootstrap, String group, String topic) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports")).forEach(command::add);
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(ChildConsumer.class.getName());
-        command.add(bootstrap);
-        command.add(group);
-        command.add(topic);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        // Drain its output so that it never blocks on a full pipe.
-        Thread drain = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                while (in.readLine() != null) {
-                    // its log lines are not this test's business
-                }
-            } catch (java.io.IOException ignored) {
-                // the process was killed
-            }
-        }, "child-consumer-output");
-        drain.setDaemon(true);
-        drain.start();
-        return process;
-    }
 }

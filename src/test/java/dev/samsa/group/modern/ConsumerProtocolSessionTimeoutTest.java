@@ -6,17 +6,12 @@ import static org.awaitility.Awaitility.await;
 import dev.samsa.ConsumerGroup;
 import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
+import dev.samsa.group.ChildConsumer;
 import dev.samsa.event.MemberDisconnected;
 import dev.samsa.event.MemberRemoved;
 import dev.samsa.time.ClusterClock;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +29,7 @@ class ConsumerProtocolSessionTimeoutTest {
     void aKilledMemberIsRemovedByOneJumpAndTheLiveOneKeepsItsPlace() throws Exception {
         try (KafkaCluster cluster = ModernConsumers.fastHeartbeats(KafkaCluster.builder().brokers(3).seed(45)
                 .clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z"))).topic("orders", 6, 3)).start()) {
-            Process child = startChild(cluster.bootstrapServers(), "billing", "orders");
+            Process child = ChildConsumer.start(cluster.bootstrapServers(), "billing", "orders", "consumer");
             KafkaConsumer<String, String> survivor = ModernConsumers.consumer(cluster, "billing", Map.of("client.id", "survivor"));
             survivor.subscribe(List.of("orders"));
             try {
@@ -76,31 +71,4 @@ class ConsumerProtocolSessionTimeoutTest {
                 .orElseThrow().memberId();
     }
 
-    /** The same classpath and module flags as this JVM. */
-    private static Process startChild(String bootstrap, String group, String topic) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports")).forEach(command::add);
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(ModernChildConsumer.class.getName());
-        command.add(bootstrap);
-        command.add(group);
-        command.add(topic);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        Thread drain = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                while (in.readLine() != null) {
-                    // its log lines are not this test's business
-                }
-            } catch (java.io.IOException ignored) {
-                // the process was killed
-            }
-        }, "modern-child-consumer-output");
-        drain.setDaemon(true);
-        drain.start();
-        return process;
-    }
 }

@@ -1,11 +1,12 @@
 package dev.samsa.txn.e2e;
 
-import static dev.samsa.txn.e2e.TxnClients.partitions;
-import static dev.samsa.txn.e2e.TxnClients.readAll;
-import static dev.samsa.txn.e2e.TxnClients.transactionalProducer;
+import static dev.samsa.txn.TxnClients.partitions;
+import static dev.samsa.txn.TxnClients.readAll;
+import static dev.samsa.txn.TxnClients.transactionalProducer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.samsa.txn.TxnClients;
 import dev.samsa.KafkaCluster;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.samsa.txn.e2e;
 
 import static dev.samsa.junit.SamsaConditions.awaitCluster;
-import static dev.samsa.txn.e2e.TxnClients.partitions;
-import static dev.samsa.txn.e2e.TxnClients.readAll;
-import static dev.samsa.txn.e2e.TxnClients.values;
+import static dev.samsa.txn.TxnClients.partitions;
+import static dev.samsa.txn.TxnClients.readAll;
+import static dev.samsa.txn.TxnClients.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,8 +1,8 @@
 package dev.samsa.txn.e2e;
 
-import static dev.samsa.txn.e2e.TxnClients.readAll;
-import static dev.samsa.txn.e2e.TxnClients.transactionalProducer;
-import static dev.samsa.txn.e2e.TxnClients.values;
+import static dev.samsa.txn.TxnClients.readAll;
+import static dev.samsa.txn.TxnClients.transactionalProducer;
+import static dev.samsa.txn.TxnClients.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;

@@ -1,5 +1,6 @@
 package dev.samsa.txn.tv2;
 
+import dev.samsa.txn.TxnClients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -57,8 +58,8 @@ class HangingTransactionTest {
 
             PartitionView partition = cluster.partition(TOPIC, 0);
             assertThat(partition.lastStableOffset()).isEqualTo(late.baseOffset()).isLessThan(partition.highWatermark());
-            assertThat(Tv2Clients.readAll(cluster, TOPIC, "read_committed")).isEmpty();
-            assertThat(Tv2Clients.readAll(cluster, TOPIC, "read_uncommitted")).containsExactly("early", "late", "after");
+            assertThat(TxnClients.readAll(cluster, TOPIC, "read_committed")).isEmpty();
+            assertThat(TxnClients.readAll(cluster, TOPIC, "read_uncommitted")).containsExactly("early", "late", "after");
             ProducerState hanging = producer(admin, beforeAbort.producerId());
             assertThat(hanging.currentTransactionStartOffset()).hasValue(late.baseOffset());
 
@@ -66,7 +67,7 @@ class HangingTransactionTest {
             admin.abortTransaction(new AbortTransactionSpec(PARTITION, hanging.producerId(), (short) hanging.producerEpoch(),
                     hanging.coordinatorEpoch().orElse(-1))).all().get();
             await().until(() -> partition.lastStableOffset() == partition.highWatermark());
-            assertThat(Tv2Clients.readAll(cluster, TOPIC, "read_committed")).containsExactly("after");
+            assertThat(TxnClients.readAll(cluster, TOPIC, "read_committed")).containsExactly("after");
             assertThat(producer(admin, beforeAbort.producerId()).currentTransactionStartOffset()).isEmpty();
         }
     }
@@ -84,8 +85,8 @@ class HangingTransactionTest {
 
             PartitionView partition = cluster.partition(TOPIC, 0);
             assertThat(partition.lastStableOffset()).isEqualTo(partition.highWatermark());
-            assertThat(Tv2Clients.readAll(cluster, TOPIC, "read_committed")).containsExactly("after");
-            assertThat(Tv2Clients.readAll(cluster, TOPIC, "read_uncommitted")).containsExactly("early", "after");
+            assertThat(TxnClients.readAll(cluster, TOPIC, "read_committed")).containsExactly("after");
+            assertThat(TxnClients.readAll(cluster, TOPIC, "read_uncommitted")).containsExactly("early", "after");
             assertThat(producer(admin, beforeAbort.producerId()).currentTransactionStartOffset()).isEmpty();
         }
     }
@@ -103,7 +104,7 @@ class HangingTransactionTest {
 
             PartitionView partition = cluster.partition(TOPIC, 0);
             assertThat(partition.lastStableOffset()).isEqualTo(partition.highWatermark());
-            assertThat(Tv2Clients.readAll(cluster, TOPIC, "read_committed")).containsExactly("after");
+            assertThat(TxnClients.readAll(cluster, TOPIC, "read_committed")).containsExactly("after");
         }
     }
 
@@ -112,7 +113,7 @@ class HangingTransactionTest {
      * before the abort, which is what its second, late batch was built with. Waits until the abort's marker is written.
      */
     private static ProducerState abortedTransactionWithALateProduceInFlight(KafkaCluster cluster, Admin admin) throws Exception {
-        try (KafkaProducer<String, String> producer = Tv2Clients.transactionalProducer(cluster, "tx-late")) {
+        try (KafkaProducer<String, String> producer = TxnClients.transactionalProducer(cluster, "tx-late")) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(TOPIC, "early")).get();
@@ -145,7 +146,7 @@ class HangingTransactionTest {
 
     /** Another producer commits "after" once the late produce is answered, and its marker is written. */
     private static void commitAfterwards(KafkaCluster cluster) {
-        try (KafkaProducer<String, String> producer = Tv2Clients.transactionalProducer(cluster, "tx-after")) {
+        try (KafkaProducer<String, String> producer = TxnClients.transactionalProducer(cluster, "tx-after")) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(TOPIC, "after"));

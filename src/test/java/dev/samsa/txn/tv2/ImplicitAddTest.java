@@ -1,5 +1,6 @@
 package dev.samsa.txn.tv2;
 
+import dev.samsa.txn.TxnClients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.samsa.GroupPartition;
@@ -28,7 +29,7 @@ class ImplicitAddTest {
     @Test
     void theLeaderAddsThePartitionBeforeItAppendsAndAFollowerAddsNothing() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).topic("orders", 1, 3).start();
-             KafkaProducer<String, String> producer = Tv2Clients.transactionalProducer(cluster, "tx-add")) {
+             KafkaProducer<String, String> producer = TxnClients.transactionalProducer(cluster, "tx-add")) {
             producer.initTransactions();
             TransactionView initialised = cluster.transaction("tx-add");
             int leader = cluster.partition("orders", 0).leader();

@@ -1,5 +1,6 @@
 package dev.samsa.txn.tv2;
 
+import dev.samsa.txn.TxnClients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -33,9 +34,9 @@ class OffsetsInTransactionVersionTest {
     @ValueSource(ints = {2, 1})
     void offsetsCommitWithTheTransactionAndStayBehindOnAbort(int level) {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).transactionVersion(level).topic("orders", 1, 3).start();
-             KafkaProducer<String, String> producer = Tv2Clients.transactionalProducer(cluster, "tx-offsets");
+             KafkaProducer<String, String> producer = TxnClients.transactionalProducer(cluster, "tx-offsets");
              KafkaConsumer<String, String> member = member(cluster)) {
-            Queue<RequestInterceptor.Request> requests = Tv2Clients.recordRequests(cluster, Api.ADD_OFFSETS_TO_TXN,
+            Queue<RequestInterceptor.Request> requests = TxnClients.recordRequests(cluster, Api.ADD_OFFSETS_TO_TXN,
                     Api.TXN_OFFSET_COMMIT);
             producer.initTransactions();
             producer.beginTransaction();
@@ -48,16 +49,16 @@ class OffsetsInTransactionVersionTest {
             producer.abortTransaction();
 
             if (level >= 2) {
-                assertThat(Tv2Clients.versions(requests, Api.ADD_OFFSETS_TO_TXN)).isEmpty();
-                assertThat(Tv2Clients.versions(requests, Api.TXN_OFFSET_COMMIT)).hasSizeGreaterThanOrEqualTo(2).containsOnly((short) 5);
+                assertThat(TxnClients.versions(requests, Api.ADD_OFFSETS_TO_TXN)).isEmpty();
+                assertThat(TxnClients.versions(requests, Api.TXN_OFFSET_COMMIT)).hasSizeGreaterThanOrEqualTo(2).containsOnly((short) 5);
             } else {
                 // One per transaction, and again when the previous commit is still completing (CONCURRENT_TRANSACTIONS).
-                assertThat(Tv2Clients.versions(requests, Api.ADD_OFFSETS_TO_TXN)).hasSizeGreaterThanOrEqualTo(2);
-                assertThat(Tv2Clients.versions(requests, Api.TXN_OFFSET_COMMIT)).hasSizeGreaterThanOrEqualTo(2).containsOnly((short) 4);
+                assertThat(TxnClients.versions(requests, Api.ADD_OFFSETS_TO_TXN)).hasSizeGreaterThanOrEqualTo(2);
+                assertThat(TxnClients.versions(requests, Api.TXN_OFFSET_COMMIT)).hasSizeGreaterThanOrEqualTo(2).containsOnly((short) 4);
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> cluster.group("billing").pendingTransactionalOffsets().isEmpty());
             assertThat(member.committed(Set.of(ORDERS), Duration.ofSeconds(5)).get(ORDERS).offset()).isEqualTo(3);
-            assertThat(Tv2Clients.readAll(cluster, "orders", "read_committed")).containsExactly("out-1");
+            assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).containsExactly("out-1");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.samsa.txn.tv2;
 
+import dev.samsa.txn.TxnClients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,7 +45,7 @@ class TimedOutTransactionTest {
                 });
 
                 assertThatThrownBy(producer::commitTransaction).isInstanceOf(InvalidTxnStateException.class);
-                assertThat(Tv2Clients.readAll(cluster, "orders", "read_committed")).isEmpty();
+                assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).isEmpty();
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.samsa.txn.tv2;
 
+import dev.samsa.txn.TxnClients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -60,23 +61,23 @@ class TransactionVersionTest {
     @Test
     void underVersion2TheProducerAddsNoPartitionsAndEveryEndBumpsTheEpoch() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).topic("orders", 1, 3).start();
-             KafkaProducer<String, String> producer = Tv2Clients.transactionalProducer(cluster, "tx-v2")) {
-            Queue<RequestInterceptor.Request> requests = Tv2Clients.recordRequests(cluster, Api.ADD_PARTITIONS_TO_TXN, Api.END_TXN, Api.PRODUCE);
+             KafkaProducer<String, String> producer = TxnClients.transactionalProducer(cluster, "tx-v2")) {
+            Queue<RequestInterceptor.Request> requests = TxnClients.recordRequests(cluster, Api.ADD_PARTITIONS_TO_TXN, Api.END_TXN, Api.PRODUCE);
             producer.initTransactions();
             committedAbortedCommitted(producer);
 
             // The partition leader adds the partition for the client (AddPartitionsToTxn never crosses the wire).
-            assertThat(Tv2Clients.versions(requests, Api.ADD_PARTITIONS_TO_TXN)).isEmpty();
-            assertThat(Tv2Clients.versions(requests, Api.END_TXN)).containsExactly((short) 5, (short) 5, (short) 5);
-            assertThat(Tv2Clients.versions(requests, Api.PRODUCE)).isNotEmpty().allMatch(v -> v >= 12);
+            assertThat(TxnClients.versions(requests, Api.ADD_PARTITIONS_TO_TXN)).isEmpty();
+            assertThat(TxnClients.versions(requests, Api.END_TXN)).containsExactly((short) 5, (short) 5, (short) 5);
+            assertThat(TxnClients.versions(requests, Api.PRODUCE)).isNotEmpty().allMatch(v -> v >= 12);
             // The commit is answered once PrepareCommit is replicated; its markers follow.
             await().until(() -> cluster.events().events(TxnMarkerWritten.class).size() == 3);
             List<TxnMarkerWritten> markers = cluster.events().events(TxnMarkerWritten.class);
             assertThat(markers).extracting(TxnMarkerWritten::committed).containsExactly(true, false, true);
             // Each end's markers carry the epoch that end bumped to: 0 -> 1 -> 2 -> 3.
             assertThat(markers).extracting(TxnMarkerWritten::producerEpoch).containsExactly((short) 1, (short) 2, (short) 3);
-            assertThat(Tv2Clients.readAll(cluster, "orders", "read_committed")).containsExactly("a1", "a2", "c1");
-            assertThat(Tv2Clients.readAll(cluster, "orders", "read_uncommitted")).containsExactly("a1", "a2", "b1", "c1");
+            assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).containsExactly("a1", "a2", "c1");
+            assertThat(TxnClients.readAll(cluster, "orders", "read_uncommitted")).containsExactly("a1", "a2", "b1", "c1");
             assertThat(cluster.partition("orders", 0).lastStableOffset()).isEqualTo(cluster.partition("orders", 0).highWatermark());
         }
     }
@@ -85,21 +86,21 @@ class TransactionVersionTest {
     @ValueSource(ints = {0, 1})
     void belowVersion2TheProducerAddsItsPartitionsAndTheEpochStays(int level) throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).transactionVersion(level).topic("orders", 1, 3).start();
-             KafkaProducer<String, String> producer = Tv2Clients.transactionalProducer(cluster, "tx-v" + level)) {
-            Queue<RequestInterceptor.Request> requests = Tv2Clients.recordRequests(cluster, Api.ADD_PARTITIONS_TO_TXN, Api.END_TXN, Api.PRODUCE);
+             KafkaProducer<String, String> producer = TxnClients.transactionalProducer(cluster, "tx-v" + level)) {
+            Queue<RequestInterceptor.Request> requests = TxnClients.recordRequests(cluster, Api.ADD_PARTITIONS_TO_TXN, Api.END_TXN, Api.PRODUCE);
             producer.initTransactions();
             committedAbortedCommitted(producer);
 
             // At least one per transaction; one sent while the previous commit completes is refused and sent again.
-            assertThat(Tv2Clients.versions(requests, Api.ADD_PARTITIONS_TO_TXN)).hasSizeGreaterThanOrEqualTo(3).allMatch(v -> v < 4);
-            assertThat(Tv2Clients.versions(requests, Api.END_TXN)).containsExactly((short) 4, (short) 4, (short) 4);
-            assertThat(Tv2Clients.versions(requests, Api.PRODUCE)).isNotEmpty().allMatch(v -> v < 12);
+            assertThat(TxnClients.versions(requests, Api.ADD_PARTITIONS_TO_TXN)).hasSizeGreaterThanOrEqualTo(3).allMatch(v -> v < 4);
+            assertThat(TxnClients.versions(requests, Api.END_TXN)).containsExactly((short) 4, (short) 4, (short) 4);
+            assertThat(TxnClients.versions(requests, Api.PRODUCE)).isNotEmpty().allMatch(v -> v < 12);
             await().until(() -> cluster.events().events(TxnMarkerWritten.class).size() == 3);
             List<TxnMarkerWritten> markers = cluster.events().events(TxnMarkerWritten.class);
             assertThat(markers).extracting(TxnMarkerWritten::committed).containsExactly(true, false, true);
             assertThat(markers).extracting(TxnMarkerWritten::producerEpoch).containsOnly((short) 0);
-            assertThat(Tv2Clients.readAll(cluster, "orders", "read_committed")).containsExactly("a1", "a2", "c1");
-            assertThat(Tv2Clients.readAll(cluster, "orders", "read_uncommitted")).containsExactly("a1", "a2", "b1", "c1");
+            assertThat(TxnClients.readAll(cluster, "orders", "read_committed")).containsExactly("a1", "a2", "c1");
+            assertThat(TxnClients.readAll(cluster, "orders", "read_uncommitted")).containsExactly("a1", "a2", "b1", "c1");
         }
     }
 
