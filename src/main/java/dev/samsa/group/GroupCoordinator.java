@@ -427,11 +427,7 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
                 throw new GroupNotEmptyException("Group " + groupId + " still has members; stop its consumers first.");
             }
             offsets.deleteAll(shard, groupId);
-            consumerGroup.transitionTo(dev.samsa.group.modern.consumer.ConsumerGroupState.DEAD);
-            shard.consumerGroups.remove(groupId);
-            shard.consumerGroupValues.remove(groupId);
-            append(shard, ConsumerGroupRecords.tombstone(cluster.nowMs(), groupId));
-            cluster.timeline().record(new GroupRemoved(groupId, "deleted"));
+            removeGroup(shard, consumerGroup, "deleted");
             return;
         }
         ClassicGroup group = shard.groups.get(groupId);
@@ -443,6 +439,15 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
         }
         offsets.deleteAll(shard, groupId);
         removeGroup(shard, group, "deleted");
+    }
+
+    /** Tombstones an Empty consumer group, which is Dead from then on. */
+    void removeGroup(GroupCoordinatorShard shard, ConsumerGroup group, String why) {
+        group.transitionTo(dev.samsa.group.modern.consumer.ConsumerGroupState.DEAD);
+        shard.consumerGroups.remove(group.groupId());
+        shard.consumerGroupValues.remove(group.groupId());
+        append(shard, ConsumerGroupRecords.tombstone(cluster.nowMs(), group.groupId()));
+        cluster.timeline().record(new GroupRemoved(group.groupId(), why));
     }
 
     void removeGroup(GroupCoordinatorShard shard, ClassicGroup group, String why) {

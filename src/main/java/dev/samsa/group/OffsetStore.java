@@ -7,6 +7,7 @@ import dev.samsa.event.OffsetsExpired;
 import dev.samsa.event.OffsetsExpiryFailed;
 import dev.samsa.group.classic.ClassicGroup;
 import dev.samsa.group.modern.consumer.ConsumerGroup;
+import dev.samsa.group.modern.consumer.ConsumerGroupState;
 import dev.samsa.group.classic.ClassicGroupState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
@@ -36,7 +39,8 @@ import org.apache.kafka.common.record.SimpleRecord;
  * <p>Expiry, as Kafka's {@code cleanupGroupMetadata}: every offsets.retention.check.interval.ms of cluster time
  * ("group-expiration-&lt;partition&gt;", armed when the partition is loaded) each group's offsets are checked against
  * offsets.retention.minutes: those of an Empty classic group count from when it became Empty, those of a simple group
- * (no protocol type) and those of topics a Stable consumer group no longer subscribes to from their commit. An Empty
+ * (no protocol type), those of topics a Stable classic consumer group no longer subscribes to and those of topics no
+ * member of a KIP-848 consumer group subscribes to (all of them once it is Empty) from their commit. An Empty
  * group left without offsets is removed; an offset an open transaction holds does not expire, nor does its group go,
  * as Kafka's {@code cleanupExpiredOffsets}. This is an age deadline (DESIGN.md): a manual clock jump past it fires it.
  * Owned by the cluster loop.
@@ -266,7 +270,15 @@ public final class OffsetStore {
         }
         try {
             for (ClassicGroup group : List.copyOf(shard.groups.values())) {
-                if (expireOffsets(shard, group) && group.isInState(ClassicGroupState.EMPTY)) {
+                if (expireOffsets(shard, group.groupId(), group::isSubscribedToTopic, expiryBase(group))
+                        && group.isInState(ClassicGroupState.EMPTY)) {
+                    coordinator.removeGroup(shard, group, "Empty with no offsets left");
+                }
+            }
+            for (ConsumerGroup group : List.copyOf(shard.consumerGroups.values())) {
+                // As Kafka's ConsumerGroup: each offset of a topic no member subscribes to ages from its commit.
+                if (expireOffsets(shard, group.groupId(), group::isSubscribedToTopic, CommittedOffset::commitTimestampMs)
+                        && group.state() == ConsumerGroupState.EMPTY) {
                     coordinator.removeGroup(shard, group, "Empty with no offsets left");
                 }
             }
@@ -277,15 +289,17 @@ public final class OffsetStore {
         scheduleCleanup(shard);
     }
 
-    /** Kafka's {@code cleanupExpiredOffsets}: tombstones the expired offsets; true when the group has none left. */
-    private boolean expireOffsets(GroupCoordinatorShard shard, ClassicGroup group) {
-        String groupId = group.groupId();
+    /**
+     * Kafka's {@code cleanupExpiredOffsets}: tombstones the offsets of unsubscribed topics whose {@code expiryBase} is
+     * offsets.retention.minutes old (null: none expire); true when the group has none left.
+     */
+    private boolean expireOffsets(GroupCoordinatorShard shard, String groupId, Predicate<String> isSubscribedToTopic,
+                                  ToLongFunction<CommittedOffset> expiryBase) {
         Map<TopicPartition, CommittedOffset> offsets = shard.offsets(groupId);
         if (offsets.isEmpty()) {
             return !shard.pending.containsGroup(groupId);
         }
-        Boolean sinceEmpty = expiryBase(group);
-        if (sinceEmpty == null) {
+        if (expiryBase == null) {
             return false;
         }
         long now = coordinator.cluster().nowMs();
@@ -293,9 +307,8 @@ public final class OffsetStore {
         List<TopicPartition> expired = new ArrayList<>();
         boolean allExpired = true;
         for (Map.Entry<TopicPartition, CommittedOffset> e : offsets.entrySet()) {
-            long base = sinceEmpty ? group.stateTimestampMs() : e.getValue().commitTimestampMs();
             // An offset an open transaction is about to replace does not expire, as Kafka's cleanupExpiredOffsets.
-            if (!group.isSubscribedToTopic(e.getKey().topic()) && now - base >= retention
+            if (!isSubscribedToTopic.test(e.getKey().topic()) && now - expiryBase.applyAsLong(e.getValue()) >= retention
                     && !shard.pending.contains(groupId, e.getKey())) {
                 expired.add(e.getKey());
             } else {
@@ -312,18 +325,18 @@ public final class OffsetStore {
     }
 
     /**
-     * Kafka's {@code offsetExpirationCondition}: TRUE to count from when the (classic, Empty) group became Empty, FALSE
-     * to count from each commit (simple groups; Stable consumer groups for topics they left), null for no expiry.
+     * Kafka's {@code ClassicGroup.offsetExpirationCondition}: an Empty group's offsets age from when it became Empty,
+     * a simple group's (and a Stable consumer-protocol group's, for topics it left) from each commit; null for none.
      */
-    private static Boolean expiryBase(ClassicGroup group) {
+    private static ToLongFunction<CommittedOffset> expiryBase(ClassicGroup group) {
         if (group.protocolType() == null) {
-            return Boolean.FALSE;
+            return CommittedOffset::commitTimestampMs;
         }
         if (group.isInState(ClassicGroupState.EMPTY)) {
-            return Boolean.TRUE;
+            return o -> group.stateTimestampMs();
         }
         if (group.usesConsumerProtocol() && group.subscribedTopics().isPresent() && group.isInState(ClassicGroupState.STABLE)) {
-            return Boolean.FALSE;
+            return CommittedOffset::commitTimestampMs;
         }
         return null;
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.StaleMemberEpochException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
@@ -221,6 +222,15 @@ public final class ConsumerGroup implements Group {
                 }
             });
         }
+    }
+
+    /**
+     * Kafka's {@code isSubscribedToTopic}: a member subscribes to the topic by name or by a regular expression that
+     * matches it. The offsets of such a topic never expire.
+     */
+    public boolean isSubscribedToTopic(String topic) {
+        return members.values().stream().anyMatch(m -> m.subscribedTopicNames().contains(topic)
+                || m.subscribedTopicRegex() != null && Pattern.compile(m.subscribedTopicRegex()).matcher(topic).matches());
     }
 
     void setGroupEpoch(int epoch) {
