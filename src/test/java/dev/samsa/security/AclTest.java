@@ -166,6 +166,16 @@ class AclTest {
     }
 
     @Test
+    void creatingAndDeletingTopicsNeedCreateAndDelete() {
+        try (Admin alice = Admin.create(cluster.adminConfig("alice"))) {
+            assertThatThrownBy(() -> alice.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("alices", 1, (short) 1)))
+                    .all().get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(TopicAuthorizationException.class);
+            assertThatThrownBy(() -> alice.deleteTopics(List.of("orders")).all().get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+    }
+
+    @Test
     void aSuperUserDoesEverything() throws Exception {
         try (Admin admin = Admin.create(cluster.adminConfig("admin"))) {
             admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("admin-only", 1, (short) 1)))
