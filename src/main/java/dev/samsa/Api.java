@@ -48,7 +48,10 @@ public enum Api {
     SASL_HANDSHAKE,
     SASL_AUTHENTICATE,
     DESCRIBE_USER_SCRAM_CREDENTIALS,
-    ALTER_USER_SCRAM_CREDENTIALS;
+    ALTER_USER_SCRAM_CREDENTIALS,
+    DESCRIBE_ACLS,
+    CREATE_ACLS,
+    DELETE_ACLS;
 
     /** The same constant in kafka-clients, for the code that talks to clients; not part of the public API. */
     org.apache.kafka.common.protocol.ApiKeys toApiKey() {

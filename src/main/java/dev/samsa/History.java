@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.TimestampType;
 
 /**
  * What the cluster acknowledged to producers, checked against the logs as they are now ({@code cluster.history()}):
@@ -132,10 +133,13 @@ public final class History {
         if (inLog.lastOffset() != acked.lastOffset()) {
             return false;
         }
-        // The CRC leaves out the offsets; a broker that stamps LogAppendTime rewrites it, so fall back on the writer.
+        // The CRC leaves out the offsets (Kafka's DefaultRecordBatch sums from the attributes on), but a leader that
+        // stamps LogAppendTime rewrites it: then the writer tells, and a batch of no idempotent producer at the same
+        // offsets is given the benefit of the doubt.
         return inLog.checksum() == acked.checksum()
                 || acked.producerId() >= 0 && inLog.producerId() == acked.producerId()
-                        && inLog.baseSequence() == acked.baseSequence();
+                        && inLog.baseSequence() == acked.baseSequence()
+                || acked.producerId() < 0 && inLog.timestampType() == TimestampType.LOG_APPEND_TIME;
     }
 
     /** The fault and leadership events of the partition's brokers from the acknowledgement on: where it was lost. */

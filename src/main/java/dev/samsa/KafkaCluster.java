@@ -165,7 +165,9 @@ public final class KafkaCluster implements AutoCloseable {
         return new ClusterSecurity(clusterName,
                 spec.listeners().stream().map(Security.Protocol::toSecurityProtocol).toList(),
                 spec.mechanisms().stream().map(Security.Mechanism::mechanismName).toList(),
-                spec.users(), spec.isMutualTls(), spec.principalMappingRules(), maxReauthenticationMs);
+                spec.users(), spec.isMutualTls(), spec.principalMappingRules(), maxReauthenticationMs,
+                spec.aclsEnabled() ? new dev.samsa.security.Authorizer(true, spec.superUsers(),
+                        spec.isAllowEveryoneIfNoAclFound(), spec.acls()) : dev.samsa.security.Authorizer.disabled());
     }
 
     /** "127.0.0.1:p1,127.0.0.1:p2,...", one address per broker, on the cluster's first listener. */

@@ -5,6 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
  * How a cluster's clients must connect: its listeners (one per security protocol), the SASL mechanisms its SASL
@@ -63,9 +71,15 @@ public final class Security {
     private final Map<String, String> users;
     private final boolean mutualTls;
     private final String principalMappingRules;
+    private final Acls acls;
+
+    /** The authorizer's set-up; null until an ACL method is called, which turns the authorizer on. */
+    private record Acls(List<AclBinding> bindings, List<String> superUsers, boolean allowEveryoneIfNoAclFound) {
+    }
 
     private Security(List<Protocol> listeners, List<Mechanism> mechanisms, Map<String, String> users, boolean mutualTls,
-                     String principalMappingRules) {
+                     String principalMappingRules, Acls acls) {
+        this.acls = acls;
         this.listeners = List.copyOf(listeners);
         this.mechanisms = List.copyOf(mechanisms);
         this.users = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(users));
@@ -89,7 +103,7 @@ public final class Security {
             all.add(Objects.requireNonNull(p, "protocol"));
         }
         return new Security(all, List.of(Mechanism.SCRAM_SHA_512, Mechanism.SCRAM_SHA_256, Mechanism.PLAIN), Map.of(),
-                false, "DEFAULT");
+                false, "DEFAULT", null);
     }
 
     /**
@@ -105,7 +119,7 @@ public final class Security {
                 all.add(Objects.requireNonNull(m, "mechanism"));
             }
         }
-        return new Security(listeners, all, users, mutualTls, principalMappingRules);
+        return new Security(listeners, all, users, mutualTls, principalMappingRules, acls);
     }
 
     /**
@@ -118,17 +132,97 @@ public final class Security {
         }
         Map<String, String> all = new LinkedHashMap<>(users);
         all.put(name, Objects.requireNonNull(password, "password"));
-        return new Security(listeners, mechanisms, all, mutualTls, principalMappingRules);
+        return new Security(listeners, mechanisms, all, mutualTls, principalMappingRules, acls);
     }
 
     /** The SSL listener requires client certificates (ssl.client.auth=required); the principal is the certificate's DN. */
     public Security mutualTls() {
-        return new Security(listeners, mechanisms, users, true, principalMappingRules);
+        return new Security(listeners, mechanisms, users, true, principalMappingRules, acls);
     }
 
     /** ssl.principal.mapping.rules, e.g. {@code "RULE:^CN=(.*)$/$1/,DEFAULT"} to call {@code CN=alice} alice. */
     public Security principalMappingRules(String rules) {
-        return new Security(listeners, mechanisms, users, mutualTls, Objects.requireNonNull(rules, "rules"));
+        return new Security(listeners, mechanisms, users, mutualTls, Objects.requireNonNull(rules, "rules"), acls);
+    }
+
+    /** The resource types an ACL can name, as Kafka names them. */
+    public enum Resource {
+        TOPIC, GROUP, CLUSTER, TRANSACTIONAL_ID
+    }
+
+    /** ACL operations, as Kafka names them; READ, WRITE, DELETE and ALTER imply DESCRIBE. */
+    public enum Operation {
+        ALL, READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE
+    }
+
+    /**
+     * Turns the authorizer on (Kafka's StandardAuthorizer) and lets {@code user} ({@code "*"}: everyone) do
+     * {@code operation} on the resource named {@code name} ({@code "*"}: every one; the cluster is "kafka-cluster"),
+     * from any host. With the authorizer on, a principal no ACL allows is refused (allow.everyone.if.no.acl.found=false,
+     * Kafka's default), on every listener, PLAINTEXT included (its principal is User:ANONYMOUS).
+     */
+    public Security allow(String user, Operation operation, Resource type, String name) {
+        return acl(user, operation, type, name, PatternType.LITERAL, AclPermissionType.ALLOW);
+    }
+
+    /** {@link #allow} for every resource whose name starts with {@code prefix} (a PREFIXED ACL). */
+    public Security allowPrefixed(String user, Operation operation, Resource type, String prefix) {
+        return acl(user, operation, type, prefix, PatternType.PREFIXED, AclPermissionType.ALLOW);
+    }
+
+    /** Turns the authorizer on and refuses {@code user} the operation, whatever any ALLOW says (DENY wins). */
+    public Security deny(String user, Operation operation, Resource type, String name) {
+        return acl(user, operation, type, name, PatternType.LITERAL, AclPermissionType.DENY);
+    }
+
+    private Security acl(String user, Operation operation, Resource type, String name, PatternType pattern,
+                         AclPermissionType permission) {
+        Acls a = aclsOrDefault();
+        List<AclBinding> all = new ArrayList<>(a.bindings());
+        all.add(new AclBinding(new ResourcePattern(ResourceType.valueOf(type.name()), Objects.requireNonNull(name, "name"), pattern),
+                new AccessControlEntry(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, Objects.requireNonNull(user, "user")).toString(),
+                        "*", AclOperation.valueOf(operation.name()), permission)));
+        return withAcls(new Acls(all, a.superUsers(), a.allowEveryoneIfNoAclFound()));
+    }
+
+    /** Turns the authorizer on; these users (names as in {@link #user}) may do everything (super.users). */
+    public Security superUsers(String... names) {
+        Acls a = aclsOrDefault();
+        List<String> all = new ArrayList<>(a.superUsers());
+        for (String name : names) {
+            all.add(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, name).toString());
+        }
+        return withAcls(new Acls(a.bindings(), all, a.allowEveryoneIfNoAclFound()));
+    }
+
+    /** Turns the authorizer on; a resource no ACL matches is open to everyone (allow.everyone.if.no.acl.found=true). */
+    public Security allowEveryoneIfNoAclFound() {
+        Acls a = aclsOrDefault();
+        return withAcls(new Acls(a.bindings(), a.superUsers(), true));
+    }
+
+    private Acls aclsOrDefault() {
+        return acls != null ? acls : new Acls(List.of(), List.of(), false);
+    }
+
+    private Security withAcls(Acls changed) {
+        return new Security(listeners, mechanisms, users, mutualTls, principalMappingRules, changed);
+    }
+
+    boolean aclsEnabled() {
+        return acls != null;
+    }
+
+    List<AclBinding> acls() {
+        return aclsOrDefault().bindings();
+    }
+
+    List<String> superUsers() {
+        return aclsOrDefault().superUsers();
+    }
+
+    boolean isAllowEveryoneIfNoAclFound() {
+        return aclsOrDefault().allowEveryoneIfNoAclFound();
     }
 
     List<Protocol> listeners() {
@@ -154,6 +248,6 @@ public final class Security {
     @Override
     public String toString() {
         return "listeners " + listeners + ", SASL " + mechanisms + ", users " + users.keySet()
-                + (mutualTls ? ", mutual TLS" : "");
+                + (mutualTls ? ", mutual TLS" : "") + (acls != null ? ", " + acls.bindings().size() + " ACLs" : "");
     }
 }

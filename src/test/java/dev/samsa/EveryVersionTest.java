@@ -117,6 +117,10 @@ class EveryVersionTest {
                 epochs.topics().add(new OffsetForLeaderEpochRequestData.OffsetForLeaderTopic().setTopic(TOPIC).setPartitions(List.of(
                         new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition().setPartition(0).setLeaderEpoch(0))));
                 return epochs;
+            case DESCRIBE_ACLS:
+                // The filter must be valid to be decoded at all (Kafka, too, refuses UNKNOWN resource types).
+                return new org.apache.kafka.common.message.DescribeAclsRequestData().setResourceTypeFilter((byte) 1)
+                        .setPatternTypeFilter((byte) 1).setOperation((byte) 1).setPermissionType((byte) 1);
             case FIND_COORDINATOR:
                 return v < 4 ? new FindCoordinatorRequestData().setKey("group-" + v)
                         : new FindCoordinatorRequestData().setCoordinatorKeys(List.of("group-" + v));

@@ -4,6 +4,7 @@ import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.group.GroupCoordinator;
 import dev.samsa.wire.KafkaRequest;
 import java.util.Set;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddOffsetsToTxnResponseData;
@@ -25,6 +26,8 @@ final class AddOffsetsToTxnHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         AddOffsetsToTxnRequestData data = request.data();
+        broker.requireTransactionalId(request, data.transactionalId());
+        broker.requireGroup(request, AclOperation.READ, data.groupId());
         var offsetsTopic = broker.cluster().metadata().topic(GroupCoordinator.OFFSETS_TOPIC);
         int partitions = offsetsTopic != null ? offsetsTopic.partitions().size() : broker.configs().getInt("offsets.topic.num.partitions");
         TopicPartition offsets = new TopicPartition(GroupCoordinator.OFFSETS_TOPIC, CoordinatorRuntime.partitionFor(data.groupId(), partitions));

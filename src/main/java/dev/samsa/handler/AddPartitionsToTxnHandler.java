@@ -40,6 +40,9 @@ final class AddPartitionsToTxnHandler implements ApiHandler {
         AddPartitionsToTxnRequest body = (AddPartitionsToTxnRequest) request.body();
         AddPartitionsToTxnRequest normalized = version < 4 ? body.normalizeRequest() : body;
         Map<String, List<TopicPartition>> partitionsByTransaction = normalized.partitionsByTransaction();
+        if (version < 4) {
+            partitionsByTransaction.keySet().forEach(id -> broker.requireTransactionalId(request, id));
+        }
         List<AddPartitionsToTxnTransaction> transactions = List.copyOf(normalized.data().transactions());
         AddPartitionsToTxnResultCollection results = new AddPartitionsToTxnResultCollection();
         Consumer<AddPartitionsToTxnResult> collect = result -> {

@@ -8,6 +8,10 @@ import dev.samsa.group.GroupCoordinator;
 import dev.samsa.security.ClusterSecurity;
 import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.wire.KafkaRequest;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * The broker that received a request, and the cluster behind it (the group and transaction coordinators are one each
@@ -28,6 +32,38 @@ public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCach
      */
     public int advertisedPort(BrokerInfo b, KafkaRequest request) {
         return security.port(request.listenerName(), b.id(), b.port());
+    }
+
+    /** Whether the request's principal, from its host, may do {@code operation} on the named resource. */
+    public boolean authorized(KafkaRequest request, AclOperation operation, ResourceType type, String name) {
+        return security.authorizer().authorize(request.principal(), host(request), operation, type, name);
+    }
+
+    /** @throws GroupAuthorizationException unless the request's principal may do {@code operation} on the group */
+    public void requireGroup(KafkaRequest request, AclOperation operation, String groupId) {
+        if (!authorized(request, operation, ResourceType.GROUP, groupId)) {
+            throw GroupAuthorizationException.forGroupId(groupId);
+        }
+    }
+
+    /** @throws TransactionalIdAuthorizationException unless the request's principal may WRITE the transactional id */
+    public void requireTransactionalId(KafkaRequest request, String transactionalId) {
+        if (!authorized(request, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+            throw new TransactionalIdAuthorizationException("Transactional Id authorization failed.");
+        }
+    }
+
+    /** Whether the request's principal may do {@code operation} on some resource of the type. */
+    public boolean authorizedForAny(KafkaRequest request, AclOperation operation, ResourceType type) {
+        return security.authorizer().authorizeAny(request.principal(), host(request), operation, type);
+    }
+
+    /** The client's IP address, as ACLs name hosts ("/127.0.0.1:5000" becomes "127.0.0.1"). */
+    private static String host(KafkaRequest request) {
+        String address = request.clientAddress();
+        int colon = address.lastIndexOf(':');
+        String host = colon < 0 ? address : address.substring(0, colon);
+        return host.substring(host.indexOf('/') + 1);
     }
 
     public ReplicaManager replicaManager() {

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
@@ -35,6 +36,7 @@ final class ConsumerGroupHeartbeatHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         ConsumerGroupHeartbeatRequestData data = request.data();
+        broker.requireGroup(request, AclOperation.READ, data.groupId());
         try {
             if (request.version() >= 1 && data.memberId().isEmpty()) {
                 throw new org.apache.kafka.common.errors.InvalidRequestException("MemberId can't be empty.");

@@ -26,6 +26,7 @@ final class EndTxnHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         EndTxnRequestData data = request.data();
+        broker.requireTransactionalId(request, data.transactionalId());
         short clientTransactionVersion = (short) (request.version() >= TRANSACTION_V2_VERSION ? 2 : 0);
         broker.transactions().endTransaction(broker.brokerId(), data.transactionalId(), data.producerId(), data.producerEpoch(),
                 data.committed(), clientTransactionVersion, result -> {

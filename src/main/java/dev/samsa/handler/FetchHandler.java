@@ -15,7 +15,9 @@ import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
@@ -122,9 +124,14 @@ final class FetchHandler implements ApiHandler {
 
         private LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> readAll() {
             Map<TopicIdPartition, PartitionFetchInfo> fetches = new LinkedHashMap<>();
-            context.toRead.forEach((tp, pd) -> fetches.put(tp,
-                    new PartitionFetchInfo(pd.fetchOffset, pd.currentLeaderEpoch.orElse(-1), pd.maxBytes)));
             LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> out = new LinkedHashMap<>();
+            context.toRead.forEach((tp, pd) -> {
+                if (tp.topic() != null && !broker.authorized(request, AclOperation.READ, ResourceType.TOPIC, tp.topic())) {
+                    out.put(tp, FetchResponse.partitionResponse(tp, Errors.TOPIC_AUTHORIZATION_FAILED));
+                } else {
+                    fetches.put(tp, new PartitionFetchInfo(pd.fetchOffset, pd.currentLeaderEpoch.orElse(-1), pd.maxBytes));
+                }
+            });
             broker.replicaManager().readFromLog(broker.brokerId(), fetches, body.maxBytes(), body.isolationLevel())
                     .forEach((tp, read) -> out.put(tp, partitionData(tp, read)));
             return out;

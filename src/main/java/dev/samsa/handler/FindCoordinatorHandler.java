@@ -2,6 +2,8 @@ package dev.samsa.handler;
 
 import dev.samsa.cluster.BrokerInfo;
 import dev.samsa.wire.KafkaRequest;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
@@ -49,6 +51,10 @@ final class FindCoordinatorHandler implements ApiHandler {
             // Not a retriable error: a share consumer fails at once with this message instead of retrying forever.
             return c.setErrorCode(Errors.UNSUPPORTED_VERSION.code())
                     .setErrorMessage("Samsa does not implement share groups: no coordinator for key type " + keyType);
+        }
+        if (!broker.authorized(request, AclOperation.DESCRIBE, group ? ResourceType.GROUP : ResourceType.TRANSACTIONAL_ID, key)) {
+            Errors refused = group ? Errors.GROUP_AUTHORIZATION_FAILED : Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+            return c.setErrorCode(refused.code()).setErrorMessage(refused.message());
         }
         try {
             int id = group ? broker.groups().findCoordinator(broker.brokerId(), key)

@@ -108,7 +108,10 @@ public final class Handlers {
                 serves(new SaslHandshakeHandler(), 0, 1),
                 serves(new SaslAuthenticateHandler(), 0, 2),
                 serves(new DescribeUserScramCredentialsHandler(), 0, 0),
-                serves(new AlterUserScramCredentialsHandler(), 0, 0)));
+                serves(new AlterUserScramCredentialsHandler(), 0, 0),
+                serves(new DescribeAclsHandler(), 1, 3),
+                serves(new CreateAclsHandler(), 1, 3),
+                serves(new DeleteAclsHandler(), 1, 3)));
     }
 
     /** The table, in API key order: what ApiVersions advertises. */

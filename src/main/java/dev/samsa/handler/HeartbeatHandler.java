@@ -1,6 +1,7 @@
 package dev.samsa.handler;
 
 import dev.samsa.wire.KafkaRequest;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.HeartbeatResponseData;
@@ -22,6 +23,7 @@ final class HeartbeatHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         HeartbeatRequestData data = request.data();
+        broker.requireGroup(request, AclOperation.READ, data.groupId());
         Errors error = Errors.NONE;
         try {
             broker.groups().heartbeat(broker.brokerId(), data.groupId(), data.memberId(), data.groupInstanceId(), data.generationId(),

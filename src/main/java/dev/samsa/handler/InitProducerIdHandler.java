@@ -2,6 +2,8 @@ package dev.samsa.handler;
 
 import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.wire.KafkaRequest;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -34,7 +36,17 @@ final class InitProducerIdHandler implements ApiHandler {
             return;
         }
         if (data.transactionalId() == null) {
+            // As Kafka: an idempotent producer needs IDEMPOTENT_WRITE on the cluster or WRITE on some topic.
+            if (!broker.authorized(request, AclOperation.IDEMPOTENT_WRITE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
+                    && !broker.authorizedForAny(request, AclOperation.WRITE, ResourceType.TOPIC)) {
+                request.respond(response.setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code()));
+                return;
+            }
             request.respond(response.setProducerId(broker.cluster().producerIds().nextProducerId()).setProducerEpoch((short) 0));
+            return;
+        }
+        if (!broker.authorized(request, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, data.transactionalId())) {
+            request.respond(response.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code()));
             return;
         }
         if (data.enable2Pc()) {

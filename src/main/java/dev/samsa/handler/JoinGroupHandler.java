@@ -6,6 +6,7 @@ import dev.samsa.group.classic.Protocol;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
@@ -31,6 +32,7 @@ final class JoinGroupHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         JoinGroupRequestData data = request.data();
+        broker.requireGroup(request, AclOperation.READ, data.groupId());
         short version = request.version();
         if (data.groupInstanceId() != null && version < 5) {
             respond(request, JoinResult.error(Errors.UNSUPPORTED_VERSION, data.memberId()));

@@ -4,6 +4,7 @@ import dev.samsa.group.classic.ClassicGroupLiveness.Leaving;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.LeaveGroupResponseData;
@@ -25,6 +26,7 @@ final class LeaveGroupHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         LeaveGroupRequestData data = request.data();
+        broker.requireGroup(request, AclOperation.READ, data.groupId());
         List<Leaving> leaving = new ArrayList<>();
         if (request.version() < 3) {
             leaving.add(new Leaving(data.memberId(), null, "not provided"));

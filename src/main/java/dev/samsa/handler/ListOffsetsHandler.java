@@ -3,6 +3,8 @@ package dev.samsa.handler;
 import dev.samsa.wire.KafkaRequest;
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
@@ -50,6 +52,10 @@ final class ListOffsetsHandler implements ApiHandler {
                 tr.partitions().add(pr);
                 if (duplicates.contains(tp)) {
                     pr.setErrorCode(Errors.INVALID_REQUEST.code());
+                    continue;
+                }
+                if (!broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name())) {
+                    pr.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
                     continue;
                 }
                 try {

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
@@ -43,12 +45,15 @@ final class MetadataHandler implements ApiHandler {
         }
         int viewer = broker.brokerId();
         if (data.topics() == null) {
-            metadata.topics().forEach(t -> response.topics().add(describe(t, viewer)));
+            // Topics the principal may not DESCRIBE are left out, as if they did not exist.
+            metadata.topics().stream().filter(t -> broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, t.name()))
+                    .forEach(t -> response.topics().add(describe(t, viewer)));
         } else {
             boolean autoCreate = (request.version() < 4 || data.allowAutoTopicCreation())
                     && broker.configs().getBoolean("auto.create.topics.enable");
             for (MetadataRequestData.MetadataRequestTopic requested : data.topics()) {
-                response.topics().add(lookup(requested, metadata, autoCreate, viewer));
+                MetadataResponseTopic refused = refusal(requested, request, broker, autoCreate);
+                response.topics().add(refused != null ? refused : lookup(requested, metadata, autoCreate, viewer));
             }
         }
         request.respond(response);
@@ -61,6 +66,29 @@ final class MetadataHandler implements ApiHandler {
             metadata.brokerInfo(viewer).ifPresent(brokers::add);
         }
         return brokers;
+    }
+
+    /**
+     * TOPIC_AUTHORIZATION_FAILED, as Kafka answers, for a topic the principal may not DESCRIBE (its id only when asked
+     * by id: ids are not secret) or may not CREATE when the request would create it; null when allowed.
+     */
+    private static MetadataResponseTopic refusal(MetadataRequestData.MetadataRequestTopic requested, KafkaRequest request,
+                                                 BrokerContext broker, boolean autoCreate) {
+        Topic topic = requested.name() == null || requested.name().isEmpty()
+                ? broker.cluster().metadata().topic(requested.topicId()) : broker.cluster().metadata().topic(requested.name());
+        String name = topic != null ? topic.name() : requested.name();
+        if (name == null || name.isEmpty()) {
+            return null;
+        }
+        MetadataResponseTopic refused = new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        if (!broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, name)) {
+            return requested.name() == null || requested.name().isEmpty() ? refused.setTopicId(requested.topicId()) : refused.setName(name);
+        }
+        if (topic == null && autoCreate && !broker.authorized(request, AclOperation.CREATE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
+                && !broker.authorized(request, AclOperation.CREATE, ResourceType.TOPIC, name)) {
+            return refused.setName(name);
+        }
+        return null;
     }
 
     private static MetadataResponseTopic lookup(MetadataRequestData.MetadataRequestTopic requested, ClusterMetadata metadata,

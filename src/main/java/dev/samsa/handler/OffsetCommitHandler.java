@@ -6,6 +6,7 @@ import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.wire.KafkaRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
@@ -36,6 +37,7 @@ final class OffsetCommitHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         OffsetCommitRequestData data = request.data();
+        broker.requireGroup(request, AclOperation.READ, data.groupId());
         long now = broker.cluster().nowMs();
         OffsetCommitResponseData response = new OffsetCommitResponseData();
         Map<TopicPartition, CommittedOffset> commits = new LinkedHashMap<>();

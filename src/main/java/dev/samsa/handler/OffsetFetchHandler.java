@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
@@ -34,6 +35,11 @@ final class OffsetFetchHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         OffsetFetchRequestData data = request.data();
+        if (request.version() < 8) {
+            broker.requireGroup(request, AclOperation.DESCRIBE, data.groupId());
+        } else {
+            data.groups().forEach(g -> broker.requireGroup(request, AclOperation.DESCRIBE, g.groupId()));
+        }
         OffsetFetchResponseData response = new OffsetFetchResponseData();
         if (request.version() < 8) {
             List<TopicPartition> wanted = null;

@@ -26,7 +26,10 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.BaseRecords;
 import org.apache.kafka.common.record.MemoryRecords;
@@ -66,6 +69,11 @@ final class ProduceHandler implements ApiHandler {
     public void handle(KafkaRequest request, BrokerContext broker) {
         ProduceRequestData data = request.data();
         short acks = data.acks();
+        if (data.transactionalId() != null
+                && !broker.authorized(request, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, data.transactionalId())) {
+            request.respondWithError(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            return;
+        }
         if (data.transactionalId() == null && hasTransactionalRecords(request)) {
             // As Kafka's KafkaApis: transactional batches need a transactional id the principal may use.
             if (acks == 0) {
@@ -113,6 +121,11 @@ final class ProduceHandler implements ApiHandler {
                 try {
                     if (acks != 0 && acks != 1 && acks != -1) {
                         throw Errors.INVALID_REQUIRED_ACKS.exception();
+                    }
+                    String aclName = name != null ? name : topicData.name();
+                    if (aclName != null && !aclName.isEmpty()
+                            && !broker.authorized(request, AclOperation.WRITE, ResourceType.TOPIC, aclName)) {
+                        throw new TopicAuthorizationException(Set.of(aclName));
                     }
                     if (name == null) {
                         throw request.version() >= 13

@@ -4,6 +4,7 @@ import dev.samsa.group.classic.SyncResult;
 import dev.samsa.wire.KafkaRequest;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.SyncGroupResponseData;
@@ -25,6 +26,7 @@ final class SyncGroupHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         SyncGroupRequestData data = request.data();
+        broker.requireGroup(request, AclOperation.READ, data.groupId());
         Map<String, byte[]> assignments = new HashMap<>();
         data.assignments().forEach(a -> assignments.put(a.memberId(), a.assignment()));
         try {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
@@ -42,6 +43,8 @@ final class TxnOffsetCommitHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         TxnOffsetCommitRequestData data = request.data();
+        broker.requireTransactionalId(request, data.transactionalId());
+        broker.requireGroup(request, AclOperation.READ, data.groupId());
         long now = broker.cluster().nowMs();
         TxnOffsetCommitResponseData response = new TxnOffsetCommitResponseData();
         Map<TopicPartition, CommittedOffset> commits = new LinkedHashMap<>();

@@ -25,6 +25,7 @@ public final class ClusterSecurity {
     private final SslPrincipalMapper principalMapper;
     private final SaslCredentials credentials;
     private final CertificateAuthority ca;
+    private final Authorizer authorizer;
     private final Map<Integer, List<ListenerSecurity>> brokerListeners = new ConcurrentHashMap<>();
     private final Map<String, CertificateAuthority.Issued> clientIdentities = new ConcurrentHashMap<>();
     private final Map<String, Map<Integer, Integer>> ports = new ConcurrentHashMap<>();
@@ -33,10 +34,11 @@ public final class ClusterSecurity {
      * @param users SASL users and their passwords: PLAIN accepts them, and each enabled SCRAM mechanism gets a credential
      * @param principalMappingRules ssl.principal.mapping.rules, "DEFAULT" for the certificate's whole distinguished name
      * @param maxReauthenticationMs connections.max.reauth.ms (0: SASL sessions never expire)
+     * @param authorizer the cluster's ACLs, {@link Authorizer#disabled()} when it asked for none
      */
     public ClusterSecurity(String clusterName, List<SecurityProtocol> protocols, List<String> saslMechanisms,
                            Map<String, String> users, boolean mutualTls, String principalMappingRules,
-                           long maxReauthenticationMs) {
+                           long maxReauthenticationMs, Authorizer authorizer) {
         if (protocols.isEmpty()) {
             throw new IllegalArgumentException("A cluster needs at least one listener");
         }
@@ -44,6 +46,7 @@ public final class ClusterSecurity {
         this.saslMechanisms = List.copyOf(saslMechanisms);
         this.mutualTls = mutualTls;
         this.maxReauthenticationMs = maxReauthenticationMs;
+        this.authorizer = authorizer;
         this.principalMapper = SslPrincipalMapper.fromRules(principalMappingRules);
         this.credentials = new SaslCredentials(saslMechanisms.contains("PLAIN") ? users : Map.of());
         for (String mechanism : saslMechanisms) {
@@ -58,7 +61,8 @@ public final class ClusterSecurity {
 
     /** The one PLAINTEXT listener of a cluster that asked for no security. */
     public static ClusterSecurity plaintext() {
-        return new ClusterSecurity("samsa", List.of(SecurityProtocol.PLAINTEXT), List.of(), Map.of(), false, "DEFAULT", 0);
+        return new ClusterSecurity("samsa", List.of(SecurityProtocol.PLAINTEXT), List.of(), Map.of(), false, "DEFAULT", 0,
+                Authorizer.disabled());
     }
 
     public List<SecurityProtocol> protocols() {
@@ -71,6 +75,11 @@ public final class ClusterSecurity {
 
     public boolean mutualTls() {
         return mutualTls;
+    }
+
+    /** The ACLs; used only on the cluster loop. */
+    public Authorizer authorizer() {
+        return authorizer;
     }
 
     public SaslCredentials credentials() {

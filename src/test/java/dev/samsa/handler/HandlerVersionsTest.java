@@ -67,7 +67,10 @@ class HandlerVersionsTest {
             ApiKeys.SASL_HANDSHAKE, "0-1",
             ApiKeys.SASL_AUTHENTICATE, "0-2",
             ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, "0-0",
-            ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, "0-0");
+            ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, "0-0",
+            ApiKeys.DESCRIBE_ACLS, "1-3",
+            ApiKeys.CREATE_ACLS, "1-3",
+            ApiKeys.DELETE_ACLS, "1-3");
 
     /** "Produce v3-13" or "OffsetDelete v0": the API's Kafka name and its versions, first in the class comment. */
     private static final Pattern HEADER = Pattern.compile("^ \\* ([A-Za-z]+) v(\\d+)(?:-(\\d+))?", Pattern.MULTILINE);

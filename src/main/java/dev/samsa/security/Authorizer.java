@@ -1,0 +1,144 @@
+package dev.samsa.security;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+
+/**
+ * ACL bindings and the decisions made from them, with the semantics of Kafka's StandardAuthorizer: a binding matches
+ * a resource by LITERAL name, the wildcard name {@code *}, or a PREFIXED name; a principal by name or {@code User:*};
+ * a host by address or {@code *}. A matching DENY wins over any ALLOW; ALLOW of READ, WRITE, DELETE or ALTER implies
+ * DESCRIBE, and ALTER_CONFIGS implies DESCRIBE_CONFIGS. Super users may do everything; a resource no binding matches
+ * is allowed only with allow.everyone.if.no.acl.found. A disabled authorizer (the cluster asked for no ACLs) allows
+ * everything, so a cluster without ACLs behaves as one without an authorizer. Runs on the cluster loop.
+ */
+public final class Authorizer {
+
+    private static final Set<AclOperation> IMPLY_DESCRIBE =
+            Set.of(AclOperation.READ, AclOperation.WRITE, AclOperation.DELETE, AclOperation.ALTER);
+
+    private final boolean enabled;
+    private final Set<String> superUsers;
+    private final boolean allowEveryoneIfNoAclFound;
+    private final List<AclBinding> bindings = new ArrayList<>();
+
+    /**
+     * @param superUsers principals as super.users names them, e.g. {@code User:admin}
+     */
+    public Authorizer(boolean enabled, Collection<String> superUsers, boolean allowEveryoneIfNoAclFound,
+                      Collection<AclBinding> initial) {
+        this.enabled = enabled;
+        this.superUsers = Set.copyOf(superUsers);
+        this.allowEveryoneIfNoAclFound = allowEveryoneIfNoAclFound;
+        initial.forEach(this::add);
+    }
+
+    /** No authorizer: every request is allowed, and the ACL APIs answer SECURITY_DISABLED. */
+    public static Authorizer disabled() {
+        return new Authorizer(false, List.of(), true, List.of());
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** Whether {@code principal} connecting from {@code host} may do {@code operation} on the named resource. */
+    public boolean authorize(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type, String name) {
+        if (!enabled || superUsers.contains(principal.toString())) {
+            return true;
+        }
+        boolean anyAcl = false;
+        boolean allowed = false;
+        for (AclBinding b : bindings) {
+            if (!matchesResource(b.pattern(), type, name)) {
+                continue;
+            }
+            anyAcl = true;
+            AccessControlEntry e = b.entry();
+            if (!matchesPrincipal(e, principal) || !matchesHost(e, host)) {
+                continue;
+            }
+            if (e.permissionType() == AclPermissionType.DENY) {
+                if (e.operation() == AclOperation.ALL || e.operation() == operation) {
+                    return false;
+                }
+            } else if (allows(e.operation(), operation)) {
+                allowed = true;
+            }
+        }
+        return allowed || !anyAcl && allowEveryoneIfNoAclFound;
+    }
+
+    /**
+     * Whether the principal may do {@code operation} on some resource of the type (Kafka's authorizeByResourceType,
+     * which lets an idempotent producer with WRITE on any topic get a producer id): an ALLOW binding for it that no
+     * DENY of the same pattern cancels.
+     */
+    public boolean authorizeAny(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type) {
+        if (!enabled || superUsers.contains(principal.toString())) {
+            return true;
+        }
+        for (AclBinding b : bindings) {
+            AccessControlEntry e = b.entry();
+            if (b.pattern().resourceType() == type && e.permissionType() == AclPermissionType.ALLOW
+                    && matchesPrincipal(e, principal) && matchesHost(e, host) && allows(e.operation(), operation)
+                    && authorize(principal, host, operation, type, b.pattern().name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Adds a binding; adding one already present changes nothing. */
+    public void add(AclBinding binding) {
+        if (!bindings.contains(binding)) {
+            bindings.add(binding);
+        }
+    }
+
+    /** The bindings the filter matches, in the order they were added. */
+    public List<AclBinding> describe(AclBindingFilter filter) {
+        return bindings.stream().filter(filter::matches).toList();
+    }
+
+    /** Removes and returns the bindings the filter matches. */
+    public List<AclBinding> delete(AclBindingFilter filter) {
+        List<AclBinding> removed = describe(filter);
+        bindings.removeAll(removed);
+        return removed;
+    }
+
+    private static boolean allows(AclOperation granted, AclOperation requested) {
+        return granted == AclOperation.ALL || granted == requested
+                || requested == AclOperation.DESCRIBE && IMPLY_DESCRIBE.contains(granted)
+                || requested == AclOperation.DESCRIBE_CONFIGS && granted == AclOperation.ALTER_CONFIGS;
+    }
+
+    private static boolean matchesResource(ResourcePattern p, ResourceType type, String name) {
+        if (p.resourceType() != type) {
+            return false;
+        }
+        if (p.patternType() == PatternType.PREFIXED) {
+            return name.startsWith(p.name());
+        }
+        return p.name().equals(ResourcePattern.WILDCARD_RESOURCE) || p.name().equals(name);
+    }
+
+    private static boolean matchesPrincipal(AccessControlEntry e, KafkaPrincipal principal) {
+        return e.principal().equals("User:*") || e.principal().equals(principal.toString());
+    }
+
+    private static boolean matchesHost(AccessControlEntry e, String host) {
+        return e.host().equals("*") || e.host().equals(host);
+    }
+}
