@@ -18,6 +18,7 @@ import dev.samsa.group.classic.JoinRequest;
 import dev.samsa.group.classic.JoinResult;
 import dev.samsa.group.classic.SyncResult;
 import dev.samsa.group.modern.TopicMetadata;
+import dev.samsa.group.modern.consumer.ClassicProtocolMembers;
 import dev.samsa.group.modern.consumer.ConsumerGroup;
 import dev.samsa.group.modern.consumer.ConsumerGroupConfig;
 import dev.samsa.group.modern.consumer.ConsumerGroupContext;
@@ -65,6 +66,7 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
     private final ClusterState cluster;
     private final ClassicGroups classic;
     private final ConsumerGroups consumer;
+    private final ClassicProtocolMembers classicMembers;
     private final OffsetStore offsets;
     private final CoordinatorRuntime<GroupCoordinatorShard> runtime;
     private int configBroker = -1;
@@ -74,6 +76,7 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
         this.cluster = cluster;
         this.classic = new ClassicGroups(this);
         this.consumer = new ConsumerGroups(this, cluster.timeline());
+        this.classicMembers = new ClassicProtocolMembers(this, consumer);
         this.offsets = new OffsetStore(this);
         this.runtime = new CoordinatorRuntime<>(cluster, OFFSETS_TOPIC, "offsets.commit.timeout.ms", new CoordinatorRuntime.Lifecycle<>() {
             @Override
@@ -190,9 +193,14 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
                     + "group.min.session.timeout.ms " + config.minSessionTimeoutMs() + " .. group.max.session.timeout.ms "
                     + config.maxSessionTimeoutMs());
         }
-        if (shard.consumerGroups.containsKey(req.groupId())) {
-            // Kafka 4.1 lets a classic member join a consumer group (group.consumer.migration.policy); Samsa does not yet.
-            throw new GroupIdNotFoundException("Group " + req.groupId() + " is not a classic group.");
+        ConsumerGroup consumerGroup = shard.consumerGroups.get(req.groupId());
+        if (consumerGroup != null && consumerGroup.numMembers() > 0) {
+            joinConsumerGroup(consumerGroup, req, respond);
+            return;
+        }
+        if (consumerGroup != null) {
+            // As Kafka: an Empty consumer group becomes a classic group when a classic member joins it.
+            removeGroup(shard, consumerGroup, "converted to a classic group");
         }
         ClassicGroup group = shard.groups.get(req.groupId());
         if (group == null) {
@@ -207,10 +215,31 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
         classic.join().join(group, req, respond);
     }
 
+    /** A classic member joins a consumer group (a mixed group); answered once the group's record is replicated. */
+    private void joinConsumerGroup(ConsumerGroup group, JoinRequest req, Consumer<JoinResult> respond) {
+        classicMembers.join(group, req, (result, answeredMemberId) -> {
+            if (result.error() != Errors.NONE) {
+                respond.accept(result);
+                return;
+            }
+            persistConsumerGroup(group, error -> {
+                consumer.answered(group, answeredMemberId);
+                respond.accept(error == Errors.NONE ? result : JoinResult.error(error, req.memberId()));
+            });
+        });
+    }
+
     /** SyncGroup from a client at {@code clientAddress}; the answer goes to {@code respond}. */
     public void syncGroup(int brokerId, String groupId, String memberId, String instanceId, int generation, String protocolType,
                           String protocolName, Map<String, byte[]> assignments, String clientAddress, Consumer<SyncResult> respond) {
-        ClassicGroup group = shardFor(brokerId, groupId).groups.get(groupId);
+        GroupCoordinatorShard shard = shardFor(brokerId, groupId);
+        ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
+        if (consumerGroup != null) {
+            respond.accept(classicMembers.sync(consumerGroup, memberId, instanceId, generation, protocolType, protocolName,
+                    clientAddress));
+            return;
+        }
+        ClassicGroup group = shard.groups.get(groupId);
         classic.sync().sync(group, memberId, instanceId, generation, protocolType, protocolName, assignments, clientAddress, respond);
     }
 
@@ -220,6 +249,11 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
      * @throws ApiException the error Kafka answers the heartbeat with
      */
     public void heartbeat(int brokerId, String groupId, String memberId, String instanceId, int generation, String clientAddress) {
+        ConsumerGroup consumerGroup = shardFor(brokerId, groupId).consumerGroups.get(groupId);
+        if (consumerGroup != null) {
+            classicMembers.heartbeat(consumerGroup, memberId, instanceId, generation, clientAddress);
+            return;
+        }
         classic.liveness().heartbeat(shardFor(brokerId, groupId).groups.get(groupId), memberId, instanceId, generation,
                 clientAddress);
     }
@@ -242,7 +276,14 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
      * @throws ApiException for the whole request: UNKNOWN_MEMBER_ID when the group does not exist, COORDINATOR_NOT_AVAILABLE when it is dead
      */
     public List<Errors> leaveGroup(int brokerId, String groupId, List<ClassicGroupLiveness.Leaving> leaving) {
-        ClassicGroup group = shardFor(brokerId, groupId).groups.get(groupId);
+        GroupCoordinatorShard shard = shardFor(brokerId, groupId);
+        ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
+        if (consumerGroup != null) {
+            List<Errors> errors = classicMembers.leave(consumerGroup, leaving);
+            persistConsumerGroup(consumerGroup, error -> { });
+            return errors;
+        }
+        ClassicGroup group = shard.groups.get(groupId);
         if (group == null) {
             return leaving.stream().map(l -> Errors.UNKNOWN_MEMBER_ID).toList();
         }

@@ -4,6 +4,7 @@ import dev.samsa.event.GroupStateChanged;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.Group;
 import dev.samsa.group.modern.Assignment;
+import dev.samsa.group.modern.MemberState;
 import dev.samsa.group.modern.TopicMetadata;
 import java.util.Collection;
 import java.util.HashMap;
@@ -36,6 +37,8 @@ public final class ConsumerGroup implements Group {
     private SortedMap<String, TopicMetadata> subscribedTopics = new TreeMap<>();
     /** Topic id, partition -> epoch of the member that holds it. */
     private final Map<Uuid, Map<Integer, Integer>> partitionEpochs = new HashMap<>();
+    /** The members that speak the classic protocol (JoinGroup/SyncGroup/Heartbeat), by member id: a mixed group. */
+    final Map<String, ClassicProtocolMembers.ClassicMember> classicMembers = new HashMap<>();
     /** Wall-time liveness of each member, for the rule of a manual-clock jump. */
     final Map<String, MemberLiveness> liveness = new HashMap<>();
 
@@ -173,6 +176,31 @@ public final class ConsumerGroup implements Group {
     }
 
     /** The epoch of the member holding the partition, assigned or pending revocation; -1 when it is free. */
+    /** Whether the member uses the classic protocol (it joined with JoinGroup), as Kafka's {@code useClassicProtocol}. */
+    public boolean usesClassicProtocol(String memberId) {
+        return classicMembers.containsKey(memberId);
+    }
+
+    /**
+     * Kafka's {@code waitingOnUnreleasedPartition}: a member waiting for partitions of its target that another member
+     * still holds; a classic member need not rejoin until they are free.
+     */
+    boolean waitingOnUnreleasedPartition(ConsumerGroupMember member) {
+        if (member.state() != MemberState.UNRELEASED_PARTITIONS) {
+            return false;
+        }
+        Assignment target = targetAssignment(member.memberId());
+        for (Map.Entry<Uuid, java.util.SortedSet<Integer>> e : target.partitions().entrySet()) {
+            for (int partition : e.getValue()) {
+                if (!member.assignedPartitions().partitions(e.getKey()).contains(partition)
+                        && currentPartitionEpoch(e.getKey(), partition) != -1) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     int currentPartitionEpoch(Uuid topicId, int partition) {
         return partitionEpochs.getOrDefault(topicId, Map.of()).getOrDefault(partition, -1);
     }
@@ -192,6 +220,7 @@ public final class ConsumerGroup implements Group {
         ConsumerGroupMember old = members.remove(memberId);
         targetAssignment.remove(memberId);
         liveness.remove(memberId);
+        classicMembers.remove(memberId);
         if (old != null) {
             release(old);
         }

@@ -329,8 +329,24 @@ public final class ConsumerGroups {
     }
 
     private void scheduleSession(String groupId, String memberId, ConsumerGroupConfig config) {
-        ctx.scheduler().scheduleAfter(sessionKey(groupId, memberId), config.sessionTimeoutMs(),
+        ctx.scheduler().scheduleAfter(sessionKey(groupId, memberId), sessionTimeoutMs(groupId, memberId, config),
                 () -> sessionExpired(groupId, memberId));
+    }
+
+    /** A classic member's session is the one its JoinGroup asked for, as Kafka's classicProtocolSessionTimeout. */
+    private int sessionTimeoutMs(String groupId, String memberId, ConsumerGroupConfig config) {
+        ConsumerGroup group = ctx.consumerGroupOrNull(groupId);
+        ClassicProtocolMembers.ClassicMember classic = group == null ? null : group.classicMembers.get(memberId);
+        return classic == null ? config.sessionTimeoutMs() : classic.sessionTimeoutMs();
+    }
+
+    /** A classic member's SyncGroup or Heartbeat: it is alive, and its session starts again. */
+    void heardFrom(ConsumerGroup group, String memberId, String connection) {
+        long nowWallMs = ctx.scheduler().wallMs();
+        MemberLiveness liveness = group.liveness.computeIfAbsent(memberId, m -> new MemberLiveness(nowWallMs));
+        liveness.heard(connection, nowWallMs);
+        liveness.answered(nowWallMs);
+        scheduleSession(group.groupId(), memberId, ctx.consumerConfig());
     }
 
     /**
@@ -357,7 +373,7 @@ public final class ConsumerGroups {
             }
             return;
         }
-        removeMember(group, memberId, "session timeout of " + config.sessionTimeoutMs() + " ms expired");
+        removeMember(group, memberId, "session timeout of " + sessionTimeoutMs(groupId, memberId, config) + " ms expired");
         ctx.persistConsumerGroup(group, error -> { });
     }
 
