@@ -140,6 +140,25 @@ class AclTest {
     }
 
     @Test
+    void aTransactionalProducerWithWriteOnItsIdAndTopicCommits() throws Exception {
+        try (Admin admin = Admin.create(cluster.adminConfig("admin"))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("ledger", 1, (short) 1))).all().get(10, TimeUnit.SECONDS);
+            admin.createAcls(List.of(
+                    allow("alice", ResourceType.TRANSACTIONAL_ID, "ledger-txn", PatternType.LITERAL, AclOperation.WRITE),
+                    allow("alice", ResourceType.TOPIC, "ledger", PatternType.LITERAL, AclOperation.WRITE))).all().get(10, TimeUnit.SECONDS);
+        }
+        Map<String, Object> config = cluster.producerConfig("alice");
+        config.put("transactional.id", "ledger-txn");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("ledger", "k", "entry")).get(10, TimeUnit.SECONDS);
+            producer.commitTransaction();
+        }
+        assertThat(consume("admin", "auditors", "ledger")).containsExactly("entry");
+    }
+
+    @Test
     void adminCreatesDescribesAndDeletesAclsAsKafkaDoes() throws Exception {
         AclBinding bobWrites = allow("bob", ResourceType.TOPIC, "audit-", PatternType.PREFIXED, AclOperation.WRITE);
         AclBindingFilter bobs = new AclBindingFilter(ResourcePatternFilter.ANY,
