@@ -112,6 +112,22 @@ class AclTest {
     }
 
     @Test
+    void offsetFetchLeavesOutTopicsTheUserMayNotDescribe() throws Exception {
+        TopicPartition payments = new TopicPartition("payments", 0);
+        TopicPartition orders = new TopicPartition("orders", 0);
+        try (Admin admin = Admin.create(cluster.adminConfig("admin"))) {
+            admin.alterConsumerGroupOffsets("ledger-readers", Map.of(payments, new org.apache.kafka.clients.consumer.OffsetAndMetadata(1),
+                    orders, new org.apache.kafka.clients.consumer.OffsetAndMetadata(1))).all().get(10, TimeUnit.SECONDS);
+            admin.createAcls(List.of(allow("alice", ResourceType.GROUP, "ledger-readers", PatternType.LITERAL, AclOperation.DESCRIBE)))
+                    .all().get(10, TimeUnit.SECONDS);
+        }
+        try (Admin alice = Admin.create(cluster.adminConfig("alice"))) {
+            assertThat(alice.listConsumerGroupOffsets("ledger-readers").partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS))
+                    .containsOnlyKeys(orders);
+        }
+    }
+
+    @Test
     void aProducerWithoutWriteIsRefused() {
         Map<String, Object> config = cluster.producerConfig("alice");
         config.put("enable.idempotence", "false");
