@@ -80,7 +80,8 @@ public final class KafkaCluster implements AutoCloseable {
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
         this.securitySpec = builder.security;
         this.security = builder.security == null ? ClusterSecurity.plaintext() : clusterSecurity(name, builder.security,
-                Long.parseLong(builder.brokerConfigs.getOrDefault("connections.max.reauth.ms", "0")));
+                Long.parseLong(builder.brokerConfigs.getOrDefault("connections.max.reauth.ms", "0")),
+                dataDirectory.resolve("metadata").resolve("acls.properties"));
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
         Timeline timeline = new Timeline(builder.clock::milliseconds, loop::wallMillis, builder.timelineCapacity);
@@ -161,13 +162,14 @@ public final class KafkaCluster implements AutoCloseable {
         return new Builder();
     }
 
-    private static ClusterSecurity clusterSecurity(String clusterName, Security spec, long maxReauthenticationMs) {
+    private static ClusterSecurity clusterSecurity(String clusterName, Security spec, long maxReauthenticationMs,
+                                                   Path aclFile) {
         return new ClusterSecurity(clusterName,
                 spec.listeners().stream().map(Security.Protocol::toSecurityProtocol).toList(),
                 spec.mechanisms().stream().map(Security.Mechanism::mechanismName).toList(),
                 spec.users(), spec.isMutualTls(), spec.principalMappingRules(), maxReauthenticationMs,
                 spec.aclsEnabled() ? new dev.samsa.security.Authorizer(true, spec.superUsers(),
-                        spec.isAllowEveryoneIfNoAclFound(), spec.acls()) : dev.samsa.security.Authorizer.disabled());
+                        spec.isAllowEveryoneIfNoAclFound(), spec.acls(), aclFile) : dev.samsa.security.Authorizer.disabled());
     }
 
     /** "127.0.0.1:p1,127.0.0.1:p2,...", one address per broker, on the cluster's first listener. */

@@ -14,6 +14,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
@@ -65,6 +67,9 @@ final class CreateTopicsHandler implements ApiHandler {
                 // Kafka's controller refuses the whole request before placing a single replica.
                 response.topics().add(new CreatableTopicResult().setName(t.name())
                         .setErrorCode(Errors.POLICY_VIOLATION.code()).setErrorMessage(ClusterMetadata.TOO_MANY_PARTITIONS));
+            } else if (!duplicates.contains(t.name()) && !mayCreate(request, broker, t.name())) {
+                response.topics().add(new CreatableTopicResult().setName(t.name())
+                        .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).setErrorMessage("Authorization failed."));
             } else if (!duplicates.contains(t.name())) {
                 response.topics().add(create(t, data.validateOnly(), broker));
             }
@@ -78,6 +83,12 @@ final class CreateTopicsHandler implements ApiHandler {
                     .setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Duplicate topic name."));
         }
         request.respond(response);
+    }
+
+    /** As Kafka: CREATE on the cluster, or else on the topic. */
+    private static boolean mayCreate(KafkaRequest request, BrokerContext broker, String topic) {
+        return broker.authorized(request, AclOperation.CREATE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
+                || broker.authorized(request, AclOperation.CREATE, ResourceType.TOPIC, topic);
     }
 
     /**

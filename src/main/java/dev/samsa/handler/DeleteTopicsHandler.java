@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
@@ -86,6 +88,10 @@ final class DeleteTopicsHandler implements ApiHandler {
             }
         }
         toDelete.forEach((id, name) -> {
+            if (!broker.authorized(request, AclOperation.DELETE, ResourceType.TOPIC, name)) {
+                add(response, name, id, new ApiError(Errors.TOPIC_AUTHORIZATION_FAILED, "Authorization failed."));
+                return;
+            }
             try {
                 List<TopicPartition> partitions = metadata.requireTopic(name).partitions().stream()
                         .map(Partition::topicPartition).toList();

@@ -1,5 +1,6 @@
 package dev.samsa.security;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -31,15 +32,28 @@ public final class Authorizer {
     private final Set<String> superUsers;
     private final boolean allowEveryoneIfNoAclFound;
     private final List<AclBinding> bindings = new ArrayList<>();
+    private final AclStore store;
+
+    /** An authorizer whose ACLs live in memory only. */
+    public Authorizer(boolean enabled, Collection<String> superUsers, boolean allowEveryoneIfNoAclFound,
+                      Collection<AclBinding> initial) {
+        this(enabled, superUsers, allowEveryoneIfNoAclFound, initial, null);
+    }
 
     /**
      * @param superUsers principals as super.users names them, e.g. {@code User:admin}
+     * @param file where the ACLs are kept across restarts (null: in memory only); those found there are added to
+     *             {@code initial}
      */
     public Authorizer(boolean enabled, Collection<String> superUsers, boolean allowEveryoneIfNoAclFound,
-                      Collection<AclBinding> initial) {
+                      Collection<AclBinding> initial, Path file) {
         this.enabled = enabled;
         this.superUsers = Set.copyOf(superUsers);
         this.allowEveryoneIfNoAclFound = allowEveryoneIfNoAclFound;
+        this.store = file == null ? null : new AclStore(file);
+        if (store != null) {
+            bindings.addAll(store.read());
+        }
         initial.forEach(this::add);
     }
 
@@ -103,6 +117,7 @@ public final class Authorizer {
     public void add(AclBinding binding) {
         if (!bindings.contains(binding)) {
             bindings.add(binding);
+            save();
         }
     }
 
@@ -114,8 +129,16 @@ public final class Authorizer {
     /** Removes and returns the bindings the filter matches. */
     public List<AclBinding> delete(AclBindingFilter filter) {
         List<AclBinding> removed = describe(filter);
-        bindings.removeAll(removed);
+        if (bindings.removeAll(removed)) {
+            save();
+        }
         return removed;
+    }
+
+    private void save() {
+        if (store != null) {
+            store.write(bindings);
+        }
     }
 
     private static boolean allows(AclOperation granted, AclOperation requested) {

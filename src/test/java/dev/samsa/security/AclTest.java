@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.samsa.KafkaCluster;
 import dev.samsa.Security;
 import dev.samsa.Security.Protocol;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,7 @@ import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * ACLs as Kafka's StandardAuthorizer applies them, seen by real clients over SASL. One cluster for the class: alice
@@ -158,10 +160,34 @@ class AclTest {
     }
 
     @Test
+    void aclsCreatedByAnAdminSurviveARestartOnTheSameDirectory(@TempDir Path dir) throws Exception {
+        Security security = Security.listeners(Protocol.SASL_PLAINTEXT).user("admin", "admin-secret").superUsers("admin");
+        AclBinding carolReads = allow("carol", ResourceType.GROUP, "reports", PatternType.LITERAL, AclOperation.READ);
+        try (KafkaCluster first = KafkaCluster.builder().dataDirectory(dir).security(security).start();
+             Admin admin = Admin.create(first.adminConfig("admin"))) {
+            admin.createAcls(List.of(carolReads)).all().get(10, TimeUnit.SECONDS);
+        }
+        try (KafkaCluster again = KafkaCluster.builder().dataDirectory(dir).security(security).start();
+             Admin admin = Admin.create(again.adminConfig("admin"))) {
+            assertThat(admin.describeAcls(AclBindingFilter.ANY).values().get(10, TimeUnit.SECONDS)).containsExactly(carolReads);
+        }
+    }
+
+    @Test
     void aClusterWithoutAclsAnswersSecurityDisabled() throws Exception {
         try (KafkaCluster plain = KafkaCluster.builder().start(); Admin admin = Admin.create(plain.adminConfig())) {
             assertThatThrownBy(() -> admin.describeAcls(AclBindingFilter.ANY).values().get(10, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(SecurityDisabledException.class);
+        }
+    }
+
+    @Test
+    void creatingAndDeletingTopicsNeedCreateAndDelete() {
+        try (Admin alice = Admin.create(cluster.adminConfig("alice"))) {
+            assertThatThrownBy(() -> alice.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("alices", 1, (short) 1)))
+                    .all().get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(TopicAuthorizationException.class);
+            assertThatThrownBy(() -> alice.deleteTopics(List.of("orders")).all().get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
         }
     }
 

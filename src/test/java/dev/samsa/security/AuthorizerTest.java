@@ -1,0 +1,85 @@
+package dev.samsa.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.junit.jupiter.api.Test;
+
+/** The decisions of StandardAuthorizer, one rule per test. */
+class AuthorizerTest {
+
+    private static final KafkaPrincipal ALICE = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "alice");
+    private static final String HOST = "127.0.0.1";
+
+    @Test
+    void readWriteDeleteAndAlterImplyDescribeButNotEachOther() {
+        Authorizer a = authorizer(acl("User:alice", "*", "orders", PatternType.LITERAL, AclOperation.WRITE, AclPermissionType.ALLOW));
+        assertThat(a.authorize(ALICE, HOST, AclOperation.DESCRIBE, ResourceType.TOPIC, "orders")).isTrue();
+        assertThat(a.authorize(ALICE, HOST, AclOperation.WRITE, ResourceType.TOPIC, "orders")).isTrue();
+        assertThat(a.authorize(ALICE, HOST, AclOperation.READ, ResourceType.TOPIC, "orders")).isFalse();
+    }
+
+    @Test
+    void denyOfAllBeatsAnAllowAndDenyOfReadLeavesDescribe() {
+        Authorizer a = authorizer(
+                acl("User:*", "*", "*", PatternType.LITERAL, AclOperation.ALL, AclPermissionType.ALLOW),
+                acl("User:alice", "*", "secret", PatternType.LITERAL, AclOperation.READ, AclPermissionType.DENY),
+                acl("User:alice", "*", "vault", PatternType.LITERAL, AclOperation.ALL, AclPermissionType.DENY));
+        assertThat(a.authorize(ALICE, HOST, AclOperation.READ, ResourceType.TOPIC, "secret")).isFalse();
+        assertThat(a.authorize(ALICE, HOST, AclOperation.DESCRIBE, ResourceType.TOPIC, "secret")).isTrue();
+        assertThat(a.authorize(ALICE, HOST, AclOperation.DESCRIBE, ResourceType.TOPIC, "vault")).isFalse();
+        assertThat(a.authorize(ALICE, HOST, AclOperation.READ, ResourceType.TOPIC, "anything")).isTrue();
+    }
+
+    @Test
+    void anAclForAnotherHostDoesNotApply() {
+        Authorizer a = authorizer(acl("User:alice", "10.0.0.1", "orders", PatternType.LITERAL, AclOperation.READ, AclPermissionType.ALLOW));
+        assertThat(a.authorize(ALICE, HOST, AclOperation.READ, ResourceType.TOPIC, "orders")).isFalse();
+        assertThat(a.authorize(ALICE, "10.0.0.1", AclOperation.READ, ResourceType.TOPIC, "orders")).isTrue();
+    }
+
+    @Test
+    void allowEveryoneIfNoAclFoundOpensOnlyResourcesWithoutAcls() {
+        Authorizer a = new Authorizer(true, List.of(), true, List.of(
+                acl("User:bob", "*", "orders", PatternType.LITERAL, AclOperation.READ, AclPermissionType.ALLOW)));
+        assertThat(a.authorize(ALICE, HOST, AclOperation.READ, ResourceType.TOPIC, "payments")).isTrue();
+        assertThat(a.authorize(ALICE, HOST, AclOperation.READ, ResourceType.TOPIC, "orders")).isFalse();
+    }
+
+    @Test
+    void superUsersAndADisabledAuthorizerAllowEverything() {
+        Authorizer a = new Authorizer(true, List.of("User:alice"), false, List.of(
+                acl("User:alice", "*", "orders", PatternType.LITERAL, AclOperation.ALL, AclPermissionType.DENY)));
+        assertThat(a.authorize(ALICE, HOST, AclOperation.READ, ResourceType.TOPIC, "orders")).isTrue();
+        assertThat(Authorizer.disabled().authorize(KafkaPrincipal.ANONYMOUS, HOST, AclOperation.ALTER, ResourceType.CLUSTER,
+                "kafka-cluster")).isTrue();
+    }
+
+    @Test
+    void deleteRemovesWhatTheFilterMatches() {
+        AclBinding prefixed = acl("User:alice", "*", "orders-", PatternType.PREFIXED, AclOperation.READ, AclPermissionType.ALLOW);
+        Authorizer a = authorizer(prefixed);
+        assertThat(a.authorize(ALICE, HOST, AclOperation.READ, ResourceType.TOPIC, "orders-eu")).isTrue();
+        assertThat(a.delete(AclBindingFilter.ANY)).containsExactly(prefixed);
+        assertThat(a.authorize(ALICE, HOST, AclOperation.READ, ResourceType.TOPIC, "orders-eu")).isFalse();
+    }
+
+    private static Authorizer authorizer(AclBinding... acls) {
+        return new Authorizer(true, List.of(), false, List.of(acls));
+    }
+
+    private static AclBinding acl(String principal, String host, String topic, PatternType pattern, AclOperation operation,
+                                  AclPermissionType permission) {
+        return new AclBinding(new ResourcePattern(ResourceType.TOPIC, topic, pattern),
+                new AccessControlEntry(principal, host, operation, permission));
+    }
+}
