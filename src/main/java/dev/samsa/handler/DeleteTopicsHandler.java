@@ -1,18 +1,17 @@
 package dev.samsa.handler;
 
 import dev.samsa.cluster.ClusterMetadata;
-import dev.samsa.cluster.Topic;
 import dev.samsa.cluster.Partition;
+import dev.samsa.cluster.Topic;
 import dev.samsa.wire.KafkaRequest;
-import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsResponseData;
@@ -20,6 +19,7 @@ import org.apache.kafka.common.message.DeleteTopicsResponseData.DeletableTopicRe
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiError;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DeleteTopics v1-6, as Kafka's controller answers it: topics by name (topicNames before v6, topics with a name from

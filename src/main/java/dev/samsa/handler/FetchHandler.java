@@ -14,13 +14,13 @@ import java.util.Map;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Fetch v4-18 for consumers (followers replicate in-process). Long-polls: with less than minBytes available the

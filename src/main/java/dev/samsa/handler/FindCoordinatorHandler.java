@@ -3,13 +3,13 @@ package dev.samsa.handler;
 import dev.samsa.cluster.BrokerInfo;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FindCoordinatorRequest;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * FindCoordinator v0-6. Key type GROUP (v1+ carries the type): the leader of the group's {@code __consumer_offsets}

@@ -1,18 +1,19 @@
 package dev.samsa.handler;
 
 import dev.samsa.cluster.ConsumerHistory;
-import dev.samsa.group.CommittedOffset;
 import dev.samsa.coordinator.CoordinatorRuntime;
+import dev.samsa.group.CommittedOffset;
 import dev.samsa.wire.KafkaRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * OffsetCommit v2-9. The member id and generation are checked (UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION,
@@ -51,7 +52,9 @@ final class OffsetCommitHandler implements ApiHandler {
                         new OffsetCommitResponseData.OffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex());
                 rt.partitions().add(rp);
                 TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
-                if (!known || broker.cluster().metadata().partition(tp) == null) {
+                if (!broker.authorized(request, AclOperation.READ, ResourceType.TOPIC, t.name())) {
+                    rp.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                } else if (!known || broker.cluster().metadata().partition(tp) == null) {
                     rp.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                 } else if (p.committedMetadata() != null && p.committedMetadata().length() > MAX_METADATA) {
                     rp.setErrorCode(Errors.OFFSET_METADATA_TOO_LARGE.code());

@@ -8,13 +8,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * OffsetFetch v1-9. v1-7: one group, topics null (v2+) for all committed offsets, a top-level error (v2+); v8+: several
@@ -37,8 +38,6 @@ final class OffsetFetchHandler implements ApiHandler {
         OffsetFetchRequestData data = request.data();
         if (request.version() < 8) {
             broker.requireGroup(request, AclOperation.DESCRIBE, data.groupId());
-        } else {
-            data.groups().forEach(g -> broker.requireGroup(request, AclOperation.DESCRIBE, g.groupId()));
         }
         OffsetFetchResponseData response = new OffsetFetchResponseData();
         if (request.version() < 8) {
@@ -51,7 +50,7 @@ final class OffsetFetchHandler implements ApiHandler {
                     }
                 }
             }
-            Result r = fetch(broker, data.groupId(), wanted, data.requireStable());
+            Result r = describable(fetch(broker, data.groupId(), wanted, data.requireStable()), wanted == null, request, broker);
             short code = r.error.code();
             response.setErrorCode(code);
             r.offsets.forEach((topic, parts) -> {
@@ -74,10 +73,11 @@ final class OffsetFetchHandler implements ApiHandler {
                 }
                 Result r;
                 try {
+                    broker.requireGroup(request, AclOperation.DESCRIBE, g.groupId());
                     if (request.version() >= 9) {
                         broker.groups().throwIfOffsetFetchIsInvalid(broker.brokerId(), g.groupId(), g.memberId(), g.memberEpoch());
                     }
-                    r = fetch(broker, g.groupId(), wanted, data.requireStable());
+                    r = describable(fetch(broker, g.groupId(), wanted, data.requireStable()), wanted == null, request, broker);
                 } catch (ApiException e) {
                     r = new Result(Errors.forException(e), Map.of());
                 }
@@ -96,11 +96,30 @@ final class OffsetFetchHandler implements ApiHandler {
         request.respond(response);
     }
 
+    /**
+     * As Kafka: offsets of topics the principal may not DESCRIBE are left out of an all-topics answer, and answered
+     * TOPIC_AUTHORIZATION_FAILED when asked for by name.
+     */
+    private static Result describable(Result r, boolean allTopics, KafkaRequest request, BrokerContext broker) {
+        Map<String, Map<Integer, Answer>> offsets = new LinkedHashMap<>();
+        r.offsets.forEach((topic, parts) -> {
+            if (broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic)) {
+                offsets.put(topic, parts);
+            } else if (!allTopics) {
+                Map<Integer, Answer> refused = new LinkedHashMap<>();
+                parts.keySet().forEach(p -> refused.put(p, Answer.TOPIC_REFUSED));
+                offsets.put(topic, refused);
+            }
+        });
+        return new Result(r.error, offsets);
+    }
+
     /** One partition's answer: offset -1, epoch -1 and metadata "" when there is no commit to show. */
     private record Answer(long offset, int leaderEpoch, String metadata, Errors error) {
 
         static final Answer NONE = new Answer(-1, -1, "", Errors.NONE);
         static final Answer UNSTABLE = new Answer(-1, -1, "", Errors.UNSTABLE_OFFSET_COMMIT);
+        static final Answer TOPIC_REFUSED = new Answer(-1, -1, "", Errors.TOPIC_AUTHORIZATION_FAILED);
 
         static Answer of(CommittedOffset o) {
             return o == null ? NONE : new Answer(o.offset(), o.leaderEpoch(), o.metadata() == null ? "" : o.metadata(), Errors.NONE);

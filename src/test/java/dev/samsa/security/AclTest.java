@@ -112,6 +112,22 @@ class AclTest {
     }
 
     @Test
+    void offsetFetchLeavesOutTopicsTheUserMayNotDescribe() throws Exception {
+        TopicPartition payments = new TopicPartition("payments", 0);
+        TopicPartition orders = new TopicPartition("orders", 0);
+        try (Admin admin = Admin.create(cluster.adminConfig("admin"))) {
+            admin.alterConsumerGroupOffsets("ledger-readers", Map.of(payments, new org.apache.kafka.clients.consumer.OffsetAndMetadata(1),
+                    orders, new org.apache.kafka.clients.consumer.OffsetAndMetadata(1))).all().get(10, TimeUnit.SECONDS);
+            admin.createAcls(List.of(allow("alice", ResourceType.GROUP, "ledger-readers", PatternType.LITERAL, AclOperation.DESCRIBE)))
+                    .all().get(10, TimeUnit.SECONDS);
+        }
+        try (Admin alice = Admin.create(cluster.adminConfig("alice"))) {
+            assertThat(alice.listConsumerGroupOffsets("ledger-readers").partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS))
+                    .containsOnlyKeys(orders);
+        }
+    }
+
+    @Test
     void aProducerWithoutWriteIsRefused() {
         Map<String, Object> config = cluster.producerConfig("alice");
         config.put("enable.idempotence", "false");
@@ -137,6 +153,25 @@ class AclTest {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
             assertThatThrownBy(producer::initTransactions).isInstanceOf(TransactionalIdAuthorizationException.class);
         }
+    }
+
+    @Test
+    void aTransactionalProducerWithWriteOnItsIdAndTopicCommits() throws Exception {
+        try (Admin admin = Admin.create(cluster.adminConfig("admin"))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("ledger", 1, (short) 1))).all().get(10, TimeUnit.SECONDS);
+            admin.createAcls(List.of(
+                    allow("alice", ResourceType.TRANSACTIONAL_ID, "ledger-txn", PatternType.LITERAL, AclOperation.WRITE),
+                    allow("alice", ResourceType.TOPIC, "ledger", PatternType.LITERAL, AclOperation.WRITE))).all().get(10, TimeUnit.SECONDS);
+        }
+        Map<String, Object> config = cluster.producerConfig("alice");
+        config.put("transactional.id", "ledger-txn");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("ledger", "k", "entry")).get(10, TimeUnit.SECONDS);
+            producer.commitTransaction();
+        }
+        assertThat(consume("admin", "auditors", "ledger")).containsExactly("entry");
     }
 
     @Test
