@@ -45,6 +45,9 @@ public final class BrokerConfigs {
         define("group.consumer.assignors", Type.STRING, "uniform,range");
         define("group.consumer.heartbeat.interval.ms", Type.INT, "5000");
         define("group.consumer.max.size", Type.INT, "2147483647");
+        DEF.define("group.consumer.migration.policy", Type.STRING, "bidirectional",
+                ConfigDef.CaseInsensitiveValidString.in("disabled", "downgrade", "upgrade", "bidirectional"), Importance.MEDIUM,
+                "group.consumer.migration.policy");
         define("group.consumer.session.timeout.ms", Type.INT, "45000");
         define("group.initial.rebalance.delay.ms", Type.INT, "3000");
         define("group.max.session.timeout.ms", Type.INT, "1800000");

@@ -324,18 +324,23 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
         ConsumerGroup group = shard.consumerGroups.get(req.groupId());
         if (group == null) {
             ClassicGroup classicGroup = shard.groups.get(req.groupId());
-            if (classicGroup != null && !classicGroup.isInState(ClassicGroupState.EMPTY)) {
-                throw new GroupIdNotFoundException("Group " + req.groupId() + " is not a consumer group.");
-            }
             if (req.memberEpoch() != HeartbeatRequest.JOIN) {
-                throw new GroupIdNotFoundException("Consumer group " + req.groupId() + " not found.");
+                throw new GroupIdNotFoundException(classicGroup == null ? "Consumer group " + req.groupId() + " not found."
+                        : "Group " + req.groupId() + " is not a consumer group.");
             }
-            if (classicGroup != null) {
-                removeGroup(shard, classicGroup, "converted to a consumer group");
+            if (classicGroup != null && !classicGroup.isInState(ClassicGroupState.EMPTY)) {
+                throwIfOnlineUpgradeIsNotAllowed(classicGroup);
+                classic.rebalancer().unload(classicGroup);
+                removeGroup(shard, classicGroup, "upgraded to a consumer group");
+                group = classicMembers.upgrade(classicGroup, cluster.timeline());
+            } else {
+                if (classicGroup != null) {
+                    removeGroup(shard, classicGroup, "converted to a consumer group");
+                }
+                group = new ConsumerGroup(req.groupId(), cluster.timeline());
+                cluster.timeline().record(new GroupCreated(req.groupId(), brokerId, false));
             }
-            group = new ConsumerGroup(req.groupId(), cluster.timeline());
             shard.consumerGroups.put(req.groupId(), group);
-            cluster.timeline().record(new GroupCreated(req.groupId(), brokerId, false));
         }
         HeartbeatResult result = consumer.heartbeat(group, req);
         ConsumerGroup heartbeated = group;
@@ -343,6 +348,27 @@ public final class GroupCoordinator implements ClassicGroupContext, ConsumerGrou
             consumer.answered(heartbeated, result.memberId());
             respond.accept(error == Errors.NONE ? result : null, error);
         });
+    }
+
+    /**
+     * Kafka's {@code validateOnlineUpgrade}. Samsa also waits for a Stable group, whose members all have their
+     * assignment (Kafka would fail the parked joins and syncs of a rebalancing one).
+     */
+    private void throwIfOnlineUpgradeIsNotAllowed(ClassicGroup group) {
+        String policy = configs(-1).get("group.consumer.migration.policy").toLowerCase(java.util.Locale.ROOT);
+        String cannot = "Cannot upgrade classic group " + group.groupId() + " to consumer group because ";
+        if (!policy.equals("upgrade") && !policy.equals("bidirectional")) {
+            throw new GroupIdNotFoundException(cannot + "online upgrade is disabled.");
+        }
+        if (!group.usesConsumerProtocol()) {
+            throw new GroupIdNotFoundException(cannot + "the group does not use the consumer embedded protocol.");
+        }
+        if (group.numMembers() > consumerConfig().maxSize()) {
+            throw new GroupIdNotFoundException(cannot + "the group size exceeds the consumer group maximum size.");
+        }
+        if (!group.isInState(ClassicGroupState.STABLE)) {
+            throw new CoordinatorNotAvailableException(cannot + "it is rebalancing; retry once it is Stable.");
+        }
     }
 
     /**

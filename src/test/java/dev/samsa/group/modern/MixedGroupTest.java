@@ -45,11 +45,7 @@ class MixedGroupTest {
         try (KafkaCluster cluster = ModernConsumers.fastHeartbeats(KafkaCluster.builder().brokers(3).seed(12).topic(TOPIC, 6, 3)).start()) {
             ModernConsumers.Ledger ledger = new ModernConsumers.Ledger();
             KafkaConsumer<String, String> modern = ModernConsumers.consumer(cluster, GROUP, Map.of("client.id", "modern"));
-            Map<String, Object> classicConfig = cluster.consumerConfig(GROUP);
-            classicConfig.put("client.id", "classic");
-            classicConfig.put("enable.auto.commit", "false");
-            classicConfig.put("heartbeat.interval.ms", "200");
-            KafkaConsumer<String, String> classic = new KafkaConsumer<>(classicConfig);
+            KafkaConsumer<String, String> classic = classicConsumer(cluster);
             List<KafkaConsumer<String, String>> both = List.of(modern, classic);
             try {
                 modern.subscribe(List.of(TOPIC), ledger.listener("modern"));
@@ -85,6 +81,48 @@ class MixedGroupTest {
                 classic.close(Duration.ofSeconds(5));
             }
         }
+    }
+
+    @Test
+    void aStableClassicGroupIsUpgradedOnlineWhenAConsumerProtocolMemberJoins() {
+        try (KafkaCluster cluster = ModernConsumers.fastHeartbeats(KafkaCluster.builder().brokers(3).seed(14).topic(TOPIC, 6, 3)).start()) {
+            ModernConsumers.Ledger ledger = new ModernConsumers.Ledger();
+            KafkaConsumer<String, String> classic = classicConsumer(cluster);
+            KafkaConsumer<String, String> modern = ModernConsumers.consumer(cluster, GROUP, Map.of("client.id", "modern"));
+            List<KafkaConsumer<String, String>> both = List.of(modern, classic);
+            try {
+                classic.subscribe(List.of(TOPIC), ledger.listener("classic"));
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> {
+                    ModernConsumers.pollAll(List.of(classic));
+                    return classic.assignment().size() == 6 && cluster.group(GROUP).state() == GroupState.STABLE;
+                });
+                assertThat(cluster.group(GROUP).groupType()).isEqualTo("classic");
+
+                modern.subscribe(List.of(TOPIC), ledger.listener("modern"));
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> {
+                    ModernConsumers.pollAll(both);
+                    return modern.assignment().size() == 3 && classic.assignment().size() == 3
+                            && cluster.group(GROUP).state() == GroupState.STABLE;
+                });
+                assertThat(ModernConsumers.union(both)).containsExactlyInAnyOrderElementsOf(ModernConsumers.partitions(TOPIC, 6));
+                assertThat(ledger.violations()).as("%s", cluster.events()).isEmpty();
+                ConsumerGroup group = cluster.group(GROUP);
+                assertThat(group.groupType()).isEqualTo("consumer");
+                assertThat(group.members()).extracting(ConsumerGroup.Member::clientId).containsExactlyInAnyOrder("modern", "classic");
+                assertThat(cluster.events().toString()).contains("upgraded to a consumer group");
+            } finally {
+                modern.close(Duration.ofSeconds(5));
+                classic.close(Duration.ofSeconds(5));
+            }
+        }
+    }
+
+    private static KafkaConsumer<String, String> classicConsumer(KafkaCluster cluster) {
+        Map<String, Object> config = cluster.consumerConfig(GROUP);
+        config.put("client.id", "classic");
+        config.put("enable.auto.commit", "false");
+        config.put("heartbeat.interval.ms", "200");
+        return new KafkaConsumer<>(config);
     }
 
     @Test

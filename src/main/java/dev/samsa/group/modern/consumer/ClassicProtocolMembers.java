@@ -1,6 +1,9 @@
 package dev.samsa.group.modern.consumer;
 
+import dev.samsa.event.Timeline;
+import dev.samsa.group.classic.ClassicGroup;
 import dev.samsa.group.classic.ClassicGroupLiveness;
+import dev.samsa.group.classic.ClassicGroupMember;
 import dev.samsa.group.classic.JoinRequest;
 import dev.samsa.group.classic.JoinResult;
 import dev.samsa.group.classic.Protocol;
@@ -15,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
@@ -88,6 +92,36 @@ public final class ClassicProtocolMembers {
         }
         respond.accept(new JoinResult(Errors.NONE, result.memberId(), result.memberEpoch(), ConsumerProtocol.PROTOCOL_TYPE,
                 first.name(), "", false, List.of()), result.memberId());
+    }
+
+    /**
+     * A Stable classic group whose members use the consumer protocol becomes a consumer group when a consumer-protocol
+     * member joins it (group.consumer.migration.policy upgrade or bidirectional), as Kafka's {@code fromClassicGroup}:
+     * the group epoch is the generation, each member keeps its assignment (also its target) in that epoch and stays a
+     * classic member, its session its own; the join that follows moves the epoch on and the classic members rejoin.
+     */
+    public ConsumerGroup upgrade(ClassicGroup classic, Timeline timeline) {
+        ConsumerGroup group = new ConsumerGroup(classic.groupId(), timeline);
+        int generation = classic.generationId();
+        group.setGroupEpoch(generation);
+        Map<String, Assignment> target = new TreeMap<>();
+        for (ClassicGroupMember m : classic.allMembers()) {
+            byte[] metadata = m.metadata(classic.protocolName());
+            ConsumerPartitionAssignor.Subscription subscription = ConsumerProtocol.deserializeSubscription(ByteBuffer.wrap(metadata));
+            byte[] bytes = m.assignment();
+            Assignment assigned = bytes == null || bytes.length == 0 ? Assignment.EMPTY
+                    : byTopicId(ConsumerProtocol.deserializeAssignment(ByteBuffer.wrap(bytes)).partitions());
+            group.classicMembers.put(m.memberId(), new ClassicMember(classic.protocolName(),
+                    ConsumerProtocol.deserializeVersion(ByteBuffer.wrap(metadata)), m.sessionTimeoutMs(), m.protocolNames()));
+            group.putMember(new ConsumerGroupMember(m.memberId(), m.groupInstanceId(), subscription.rackId().orElse(null),
+                    m.clientId(), m.clientHost(), subscription.topics().stream().sorted().toList(), null, null,
+                    m.rebalanceTimeoutMs(), generation, generation, MemberState.STABLE, assigned, Assignment.EMPTY));
+            target.put(m.memberId(), assigned);
+            consumer.heardFrom(group, m.memberId(), m.clientHost());
+        }
+        group.setTargetAssignment(generation, target);
+        group.updateState();
+        return group;
     }
 
     /** Where a join's answer goes: the result, and the member to count as answered once the group's record is written. */
