@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction;
@@ -18,6 +19,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AddPartitionsToTxnRequest;
 import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * AddPartitionsToTxn v0-5. v0-3 come from clients: one transaction, its partitions added (Ongoing) once replicated.
@@ -42,6 +44,9 @@ final class AddPartitionsToTxnHandler implements ApiHandler {
         Map<String, List<TopicPartition>> partitionsByTransaction = normalized.partitionsByTransaction();
         if (version < 4) {
             partitionsByTransaction.keySet().forEach(id -> broker.requireTransactionalId(request, id));
+        } else {
+            // v4+ is the brokers' verification call, as Kafka: CLUSTER_ACTION.
+            broker.requireCluster(request, AclOperation.CLUSTER_ACTION);
         }
         List<AddPartitionsToTxnTransaction> transactions = List.copyOf(normalized.data().transactions());
         AddPartitionsToTxnResultCollection results = new AddPartitionsToTxnResultCollection();
@@ -69,7 +74,8 @@ final class AddPartitionsToTxnHandler implements ApiHandler {
             Set<TopicPartition> partitions = new HashSet<>(partitionsByTransaction.get(transactionalId));
             Map<TopicPartition, Errors> refused = new HashMap<>();
             for (TopicPartition tp : partitions) {
-                if (version < 4 && Topic.isInternal(tp.topic())) {
+                if (version < 4 && (Topic.isInternal(tp.topic())
+                        || !broker.authorized(request, AclOperation.WRITE, ResourceType.TOPIC, tp.topic()))) {
                     // As Kafka: a client may never write to an internal topic, so it is never authorized to add one.
                     refused.put(tp, Errors.TOPIC_AUTHORIZATION_FAILED);
                 } else if (broker.cluster().metadata().partition(tp) == null) {

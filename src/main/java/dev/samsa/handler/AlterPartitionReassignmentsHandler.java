@@ -4,6 +4,7 @@ import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.Reassignments;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
@@ -36,6 +37,7 @@ final class AlterPartitionReassignmentsHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
+        broker.requireCluster(request, AclOperation.ALTER);
         AlterPartitionReassignmentsRequestData data = request.data();
         Reassignments reassignments = broker.cluster().reassignments();
         AlterPartitionReassignmentsResponseData response = new AlterPartitionReassignmentsResponseData()

@@ -6,6 +6,7 @@ import java.security.GeneralSecurityException;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData.ScramCredentialDeletion;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData.ScramCredentialUpsertion;
@@ -33,6 +34,7 @@ final class AlterUserScramCredentialsHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
+        broker.requireCluster(request, AclOperation.ALTER);
         AlterUserScramCredentialsRequestData data = request.data();
         SaslCredentials credentials = broker.security().credentials();
         Map<String, Integer> times = new HashMap<>();

@@ -9,6 +9,7 @@ import dev.samsa.security.ClusterSecurity;
 import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.ResourceType;
@@ -37,6 +38,13 @@ public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCach
     /** Whether the request's principal, from its host, may do {@code operation} on the named resource. */
     public boolean authorized(KafkaRequest request, AclOperation operation, ResourceType type, String name) {
         return security.authorizer().authorize(request.principal(), host(request), operation, type, name);
+    }
+
+    /** @throws ClusterAuthorizationException unless the request's principal may do {@code operation} on the cluster */
+    public void requireCluster(KafkaRequest request, AclOperation operation) {
+        if (!authorized(request, operation, ResourceType.CLUSTER, Acls.CLUSTER_NAME)) {
+            throw new ClusterAuthorizationException("Request " + request.apiKey() + " is not authorized.");
+        }
     }
 
     /** @throws GroupAuthorizationException unless the request's principal may do {@code operation} on the group */

@@ -4,7 +4,6 @@ import dev.samsa.security.Authorizer;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreateAclsRequestData.AclCreation;
@@ -30,9 +29,7 @@ final class CreateAclsHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
-        if (!broker.authorized(request, AclOperation.ALTER, ResourceType.CLUSTER, Acls.CLUSTER_NAME)) {
-            throw new ClusterAuthorizationException("Request " + request.apiKey() + " is not authorized.");
-        }
+        broker.requireCluster(request, AclOperation.ALTER);
         Authorizer authorizer = broker.security().authorizer();
         if (!authorizer.enabled()) {
             throw new SecurityDisabledException("No Authorizer is configured.");

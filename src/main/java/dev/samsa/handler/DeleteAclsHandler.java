@@ -4,7 +4,6 @@ import dev.samsa.security.Authorizer;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.common.message.DeleteAclsResponseData;
 import org.apache.kafka.common.message.DeleteAclsResponseData.DeleteAclsFilterResult;
@@ -12,7 +11,6 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.ApiError;
 import org.apache.kafka.common.requests.DeleteAclsRequest;
 import org.apache.kafka.common.requests.DeleteAclsResponse;
-import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DeleteAcls v1-3, as Kafka's AclApis: ALTER on the cluster or CLUSTER_AUTHORIZATION_FAILED; SECURITY_DISABLED
@@ -27,9 +25,7 @@ final class DeleteAclsHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
-        if (!broker.authorized(request, AclOperation.ALTER, ResourceType.CLUSTER, Acls.CLUSTER_NAME)) {
-            throw new ClusterAuthorizationException("Request " + request.apiKey() + " is not authorized.");
-        }
+        broker.requireCluster(request, AclOperation.ALTER);
         Authorizer authorizer = broker.security().authorizer();
         if (!authorizer.enabled()) {
             throw new SecurityDisabledException("No Authorizer is configured.");

@@ -3,13 +3,11 @@ package dev.samsa.handler;
 import dev.samsa.security.Authorizer;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.message.DescribeAclsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DescribeAclsRequest;
 import org.apache.kafka.common.requests.DescribeAclsResponse;
-import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DescribeAcls v1-3, as Kafka's AclApis: DESCRIBE on the cluster or CLUSTER_AUTHORIZATION_FAILED; SECURITY_DISABLED
@@ -25,9 +23,7 @@ final class DescribeAclsHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
-        if (!broker.authorized(request, AclOperation.DESCRIBE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)) {
-            throw new ClusterAuthorizationException("Request " + request.apiKey() + " is not authorized.");
-        }
+        broker.requireCluster(request, AclOperation.DESCRIBE);
         Authorizer authorizer = broker.security().authorizer();
         DescribeAclsResponseData response = new DescribeAclsResponseData();
         if (!authorizer.enabled()) {

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData.UserName;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsResponseData;
@@ -29,6 +30,7 @@ final class DescribeUserScramCredentialsHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
+        broker.requireCluster(request, AclOperation.DESCRIBE);
         DescribeUserScramCredentialsRequestData data = request.data();
         DescribeUserScramCredentialsResponseData response = new DescribeUserScramCredentialsResponseData();
         List<String> users = data.users() == null || data.users().isEmpty()

@@ -6,6 +6,7 @@ import dev.samsa.cluster.Topic;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.ElectLeadersRequestData;
 import org.apache.kafka.common.message.ElectLeadersResponseData;
@@ -34,6 +35,7 @@ final class ElectLeadersHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
+        broker.requireCluster(request, AclOperation.ALTER);
         ElectLeadersRequestData data = request.data();
         ElectionType type;
         try {

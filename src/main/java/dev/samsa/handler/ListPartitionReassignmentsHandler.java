@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ListPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.ListPartitionReassignmentsResponseData;
 import org.apache.kafka.common.message.ListPartitionReassignmentsResponseData.OngoingPartitionReassignment;
@@ -31,6 +32,7 @@ final class ListPartitionReassignmentsHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
+        broker.requireCluster(request, AclOperation.DESCRIBE);
         ListPartitionReassignmentsRequestData data = request.data();
         List<Partition> partitions = new ArrayList<>();
         if (data.topics() == null) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData.WritableTxnMarker;
@@ -41,6 +42,7 @@ final class WriteTxnMarkersHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
+        broker.requireCluster(request, AclOperation.CLUSTER_ACTION);
         WriteTxnMarkersRequestData data = request.data();
         Map<Long, Map<TopicPartition, Errors>> errors = new HashMap<>();
         List<Appended> appended = new ArrayList<>();

@@ -209,6 +209,16 @@ class AclTest {
     }
 
     @Test
+    void clusterOperationsNeedTheirClusterAcl() {
+        try (Admin alice = Admin.create(cluster.adminConfig("alice"))) {
+            assertThatThrownBy(() -> alice.describeUserScramCredentials().all().get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            assertThatThrownBy(() -> alice.listPartitionReassignments().reassignments().get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+        }
+    }
+
+    @Test
     void aClusterWithoutAclsAnswersSecurityDisabled() throws Exception {
         try (KafkaCluster plain = KafkaCluster.builder().start(); Admin admin = Admin.create(plain.adminConfig())) {
             assertThatThrownBy(() -> admin.describeAcls(AclBindingFilter.ANY).values().get(10, TimeUnit.SECONDS))
