@@ -29,13 +29,15 @@ import org.apache.kafka.common.record.SimpleRecord;
  *
  * <pre>
  * key   := type:int16(3) group:string
- * value := version:int8(0) groupEpoch:int32 targetAssignmentEpoch:int32
+ * value := version:int8(1) groupEpoch:int32 targetAssignmentEpoch:int32
  *          topicCount:int32 (name:string id:uuid partitions:int32)*      the subscribed topics of the target
  *          memberCount:int32 member*
  * member := memberId:string instanceId:nullable_string rackId:nullable_string clientId:string clientHost:string
  *           topicNameCount:int32 name:string* regex:nullable_string assignor:nullable_string rebalanceTimeoutMs:int32
  *           memberEpoch:int32 previousMemberEpoch:int32 state:int8 assigned:assignment pendingRevocation:assignment
- *           target:assignment
+ *           target:assignment classic:int8 (0, or 1 then classicMember; version 1 on)
+ * classicMember := protocolName:string subscriptionVersion:int16 sessionTimeoutMs:int32 protocolCount:int32 name:string*
+ *           (a member that joined with JoinGroup, of a mixed group)
  * assignment := topicCount:int32 (id:uuid partitionCount:int32 partition:int32*)*
  * uuid := mostSignificantBits:int64 leastSignificantBits:int64
  * string := length:int32 utf8-bytes; nullable_string: length -1 for null
@@ -64,7 +66,7 @@ public final class ConsumerGroupRecords {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream v = new DataOutputStream(bytes);
         try {
-            v.writeByte(0);
+            v.writeByte(1);
             v.writeInt(group.groupEpoch());
             v.writeInt(group.targetAssignmentEpoch());
             v.writeInt(group.subscribedTopics().size());
@@ -93,6 +95,7 @@ public final class ConsumerGroupRecords {
                 writeAssignment(v, m.assignedPartitions());
                 writeAssignment(v, m.partitionsPendingRevocation());
                 writeAssignment(v, group.targetAssignment(m.memberId()));
+                writeClassicMember(v, group.classicMembers.get(m.memberId()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -122,7 +125,7 @@ public final class ConsumerGroupRecords {
     public static ConsumerGroup decode(String groupId, ByteBuffer value, Timeline timeline) {
         ByteBuffer v = value.duplicate();
         byte version = v.get();
-        if (version != 0) {
+        if (version != 0 && version != 1) {
             throw new IllegalStateException("Unknown value version " + version + " of the record of consumer group "
                     + groupId + " in __consumer_offsets");
         }
@@ -150,6 +153,9 @@ public final class ConsumerGroupRecords {
                     getString(v), v.getInt(), v.getInt(), v.getInt(), MemberState.values()[v.get()], getAssignment(v),
                     getAssignment(v)));
             target.put(memberId, getAssignment(v));
+            if (version >= 1 && v.get() == 1) {
+                group.classicMembers.put(memberId, getClassicMember(v));
+            }
         }
         group.setTargetAssignment(targetEpoch, target);
         group.updateState();
@@ -179,6 +185,33 @@ public final class ConsumerGroupRecords {
         byte[] s = new byte[len];
         b.get(s);
         return new String(s, StandardCharsets.UTF_8);
+    }
+
+    private static void writeClassicMember(DataOutputStream out, ClassicProtocolMembers.ClassicMember m) throws IOException {
+        if (m == null) {
+            out.writeByte(0);
+            return;
+        }
+        out.writeByte(1);
+        writeString(out, m.protocolName());
+        out.writeShort(m.subscriptionVersion());
+        out.writeInt(m.sessionTimeoutMs());
+        List<String> protocols = m.protocols().stream().sorted().toList();
+        out.writeInt(protocols.size());
+        for (String name : protocols) {
+            writeString(out, name);
+        }
+    }
+
+    private static ClassicProtocolMembers.ClassicMember getClassicMember(ByteBuffer b) {
+        String protocolName = getString(b);
+        short subscriptionVersion = b.getShort();
+        int sessionTimeoutMs = b.getInt();
+        java.util.Set<String> protocols = new java.util.HashSet<>();
+        for (int n = b.getInt(); n > 0; n--) {
+            protocols.add(getString(b));
+        }
+        return new ClassicProtocolMembers.ClassicMember(protocolName, subscriptionVersion, sessionTimeoutMs, protocols);
     }
 
     private static void writeUuid(DataOutputStream out, Uuid id) throws IOException {
