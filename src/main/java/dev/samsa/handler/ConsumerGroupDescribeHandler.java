@@ -7,6 +7,7 @@ import dev.samsa.group.modern.consumer.ConsumerGroupMember;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ConsumerGroupDescribeRequestData;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
@@ -32,6 +33,7 @@ final class ConsumerGroupDescribeHandler implements ApiHandler {
         ConsumerGroupDescribeResponseData response = new ConsumerGroupDescribeResponseData();
         for (String groupId : data.groupIds()) {
             try {
+                broker.requireGroup(request, AclOperation.DESCRIBE, groupId);
                 ConsumerGroup group = broker.groups().describeConsumerGroup(broker.brokerId(), groupId);
                 response.groups().add(describe(group, broker.groups().assignorName(group), broker));
             } catch (ApiException e) {

@@ -7,6 +7,7 @@ import dev.samsa.cluster.Topic;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -43,6 +44,7 @@ final class DescribeConfigsHandler implements ApiHandler {
         for (DescribeConfigsResource resource : data.resources()) {
             DescribeConfigsResult result;
             try {
+                Acls.requireConfigs(request, broker, AclOperation.DESCRIBE_CONFIGS, resource.resourceType(), resource.resourceName());
                 result = describe(resource, data.includeSynonyms(), data.includeDocumentation(), broker);
             } catch (ApiException e) {
                 ApiError error = ApiError.fromThrowable(e);

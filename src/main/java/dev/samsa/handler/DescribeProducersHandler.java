@@ -3,8 +3,10 @@ package dev.samsa.handler;
 import dev.samsa.cluster.ActiveProducer;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.DescribeProducersResponseData;
@@ -13,6 +15,7 @@ import org.apache.kafka.common.message.DescribeProducersResponseData.ProducerSta
 import org.apache.kafka.common.message.DescribeProducersResponseData.TopicResponse;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DescribeProducers v0: the producers the broker's replica of each partition knows (leader or follower, as Kafka
@@ -41,6 +44,9 @@ final class DescribeProducersHandler implements ApiHandler {
                 try {
                     if (topicError != null) {
                         throw topicError;
+                    }
+                    if (!broker.authorized(request, AclOperation.READ, ResourceType.TOPIC, topic.name())) {
+                        throw new TopicAuthorizationException(java.util.Set.of(topic.name()));
                     }
                     for (ActiveProducer p : broker.replicaManager().activeProducers(broker.brokerId(),
                             new TopicPartition(topic.name(), index))) {

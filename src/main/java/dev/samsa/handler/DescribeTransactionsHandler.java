@@ -4,12 +4,14 @@ import dev.samsa.txn.TransactionMetadata;
 import dev.samsa.txn.TransactionState;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.DescribeTransactionsRequestData;
 import org.apache.kafka.common.message.DescribeTransactionsResponseData;
 import org.apache.kafka.common.message.DescribeTransactionsResponseData.TopicData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DescribeTransactions v0: the state of each transactional id this broker coordinates, as Kafka's
@@ -30,7 +32,11 @@ final class DescribeTransactionsHandler implements ApiHandler {
         DescribeTransactionsRequestData data = request.data();
         DescribeTransactionsResponseData response = new DescribeTransactionsResponseData();
         for (String transactionalId : data.transactionalIds()) {
-            response.transactionStates().add(describe(broker, transactionalId));
+            response.transactionStates().add(
+                    broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, transactionalId)
+                            ? describe(broker, transactionalId)
+                            : new DescribeTransactionsResponseData.TransactionState().setTransactionalId(transactionalId)
+                                    .setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code()));
         }
         request.respond(response);
     }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -39,6 +40,7 @@ final class IncrementalAlterConfigsHandler implements ApiHandler {
         for (AlterConfigsResource resource : data.resources()) {
             ApiError error = ApiError.NONE;
             try {
+                Acls.requireConfigs(request, broker, AclOperation.ALTER_CONFIGS, resource.resourceType(), resource.resourceName());
                 if (counts.get(resource.resourceType() + "/" + resource.resourceName()) > 1) {
                     throw new InvalidRequestException("Each resource must appear at most once.");
                 }

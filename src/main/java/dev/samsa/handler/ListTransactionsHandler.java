@@ -8,10 +8,12 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ListTransactionsRequestData;
 import org.apache.kafka.common.message.ListTransactionsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * ListTransactions v0-2: the transactional ids this broker coordinates (Admin asks every broker), as Kafka's
@@ -57,7 +59,8 @@ final class ListTransactionsHandler implements ApiHandler {
                     && (producerIds.isEmpty() || producerIds.contains(m.producerId()))
                     && (data.stateFilters().isEmpty() || states.contains(m.state()))
                     && (data.durationFilter() < 0 || nowMs - m.startTimeMs() > data.durationFilter())
-                    && (pattern == null || pattern.matcher(m.transactionalId()).matches());
+                    && (pattern == null || pattern.matcher(m.transactionalId()).matches())
+                    && broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, m.transactionalId());
             if (listed) {
                 response.transactionStates().add(new ListTransactionsResponseData.TransactionState()
                         .setTransactionalId(m.transactionalId()).setProducerId(m.producerId())

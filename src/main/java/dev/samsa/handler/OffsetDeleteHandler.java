@@ -5,6 +5,7 @@ import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetDeleteResponseData;
@@ -27,6 +28,7 @@ final class OffsetDeleteHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         OffsetDeleteRequestData data = request.data();
+        broker.requireGroup(request, AclOperation.DELETE, data.groupId());
         OffsetDeleteResponseData response = new OffsetDeleteResponseData();
         List<TopicPartition> partitions = new ArrayList<>();
         data.topics().forEach(t -> t.partitions().forEach(p -> partitions.add(new TopicPartition(t.name(), p.partitionIndex()))));

@@ -3,13 +3,16 @@ package dev.samsa.handler;
 import dev.samsa.cluster.OffsetAndEpoch;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.EpochEndOffset;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * OffsetForLeaderEpoch v2-4: the end offset of the largest leader epoch at or below the one asked, from the leader's
@@ -33,6 +36,9 @@ final class OffsetForLeaderEpochHandler implements ApiHandler {
                 EpochEndOffset result = new EpochEndOffset().setPartition(p.partition()).setLeaderEpoch(-1).setEndOffset(-1);
                 tr.partitions().add(result);
                 try {
+                    if (!broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic.topic())) {
+                        throw new TopicAuthorizationException(java.util.Set.of(topic.topic()));
+                    }
                     OffsetAndEpoch found = broker.replicaManager().lastOffsetForLeaderEpoch(broker.brokerId(),
                             new TopicPartition(topic.topic(), p.partition()), p.currentLeaderEpoch(), p.leaderEpoch());
                     result.setLeaderEpoch(found.leaderEpoch()).setEndOffset(found.offset());

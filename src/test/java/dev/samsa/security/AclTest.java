@@ -238,6 +238,20 @@ class AclTest {
     }
 
     @Test
+    void configsNeedDescribeConfigsAndAlterConfigs() {
+        try (Admin alice = Admin.create(cluster.adminConfig("alice"))) {
+            org.apache.kafka.common.config.ConfigResource payments =
+                    new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "payments");
+            assertThatThrownBy(() -> alice.describeConfigs(List.of(payments)).all().get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+            org.apache.kafka.common.config.ConfigResource broker =
+                    new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.BROKER, "1");
+            assertThatThrownBy(() -> alice.describeConfigs(List.of(broker)).all().get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+        }
+    }
+
+    @Test
     void aClusterWithoutAclsAnswersSecurityDisabled() throws Exception {
         try (KafkaCluster plain = KafkaCluster.builder().start(); Admin admin = Admin.create(plain.adminConfig())) {
             assertThatThrownBy(() -> admin.describeAcls(AclBindingFilter.ANY).values().get(10, TimeUnit.SECONDS))
