@@ -8,8 +8,10 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData.CreatePartitionsTopic;
@@ -18,6 +20,7 @@ import org.apache.kafka.common.message.CreatePartitionsResponseData.CreatePartit
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiError;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * CreatePartitions v0-3, as Kafka's controller answers it: grows each topic to count partitions, placing the new
@@ -63,6 +66,9 @@ final class CreatePartitionsHandler implements ApiHandler {
             }
             ApiError error = ApiError.NONE;
             try {
+                if (!broker.authorized(request, AclOperation.ALTER, ResourceType.TOPIC, t.name())) {
+                    throw new TopicAuthorizationException(Set.of(t.name()));
+                }
                 Topic topic = metadata.topic(t.name());
                 if (topic == null) {
                     throw new UnknownTopicOrPartitionException();

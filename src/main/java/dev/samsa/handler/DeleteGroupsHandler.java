@@ -1,6 +1,7 @@
 package dev.samsa.handler;
 
 import dev.samsa.wire.KafkaRequest;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
@@ -25,6 +26,7 @@ final class DeleteGroupsHandler implements ApiHandler {
         for (String groupId : data.groupsNames()) {
             Errors error = Errors.NONE;
             try {
+                broker.requireGroup(request, AclOperation.DELETE, groupId);
                 broker.groups().deleteGroup(broker.brokerId(), groupId);
             } catch (ApiException e) {
                 error = Errors.forException(e);

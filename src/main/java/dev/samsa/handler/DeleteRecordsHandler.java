@@ -2,7 +2,9 @@ package dev.samsa.handler;
 
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsResponseData;
 import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsPartitionResult;
@@ -10,6 +12,7 @@ import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsTo
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DeleteRecordsResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DeleteRecords v0-2: raises the leader's log start offset of each partition to the requested offset (-1: the high
@@ -38,6 +41,9 @@ final class DeleteRecordsHandler implements ApiHandler {
                 DeleteRecordsPartitionResult result = new DeleteRecordsPartitionResult().setPartitionIndex(p.partitionIndex())
                         .setLowWatermark(DeleteRecordsResponse.INVALID_LOW_WATERMARK);
                 try {
+                    if (!broker.authorized(request, AclOperation.DELETE, ResourceType.TOPIC, t.name())) {
+                        throw new TopicAuthorizationException(java.util.Set.of(t.name()));
+                    }
                     long low = broker.replicaManager().deleteRecords(broker.brokerId(), new TopicPartition(t.name(), p.partitionIndex()),
                             p.offset());
                     result.setLowWatermark(low).setErrorCode(Errors.NONE.code());

@@ -4,6 +4,7 @@ import dev.samsa.group.classic.ClassicGroup;
 import dev.samsa.group.classic.ClassicGroupMember;
 import dev.samsa.group.classic.ClassicGroupState;
 import dev.samsa.wire.KafkaRequest;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData;
@@ -32,6 +33,7 @@ final class DescribeGroupsHandler implements ApiHandler {
             DescribedGroup d = new DescribedGroup().setGroupId(groupId).setProtocolType("").setProtocolData("");
             response.groups().add(d);
             try {
+                broker.requireGroup(request, AclOperation.DESCRIBE, groupId);
                 ClassicGroup g = broker.groups().describeGroup(broker.brokerId(), groupId);
                 if (g == null || g.isInState(ClassicGroupState.DEAD)) {
                     d.setGroupState(ClassicGroupState.DEAD.toString());

@@ -6,9 +6,11 @@ import dev.samsa.wire.KafkaRequest;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ListGroupsRequestData;
 import org.apache.kafka.common.message.ListGroupsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * ListGroups v0-5: the groups this broker coordinates. v4+ filters by state (case-insensitive, Kafka's names), v5+ by
@@ -27,9 +29,12 @@ final class ListGroupsHandler implements ApiHandler {
         Set<String> states = data.statesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         Set<String> types = data.typesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         ListGroupsResponseData response = new ListGroupsResponseData();
+        // As Kafka: DESCRIBE on the cluster lists every group, else only the groups the principal may DESCRIBE.
+        boolean all = broker.authorized(request, AclOperation.DESCRIBE, ResourceType.CLUSTER, Acls.CLUSTER_NAME);
+        java.util.function.Predicate<String> visible = id -> all || broker.authorized(request, AclOperation.DESCRIBE, ResourceType.GROUP, id);
         if (types.isEmpty() || types.contains("consumer")) {
             for (ConsumerGroup g : broker.groups().listConsumerGroups(broker.brokerId())) {
-                if (states.isEmpty() || states.contains(g.stateName().toLowerCase(Locale.ROOT))) {
+                if (visible.test(g.groupId()) && (states.isEmpty() || states.contains(g.stateName().toLowerCase(Locale.ROOT)))) {
                     response.groups().add(new ListGroupsResponseData.ListedGroup().setGroupId(g.groupId())
                             .setProtocolType("consumer").setGroupState(g.stateName()).setGroupType("consumer"));
                 }
@@ -41,7 +46,7 @@ final class ListGroupsHandler implements ApiHandler {
         }
         for (ClassicGroup g : broker.groups().listGroups(broker.brokerId())) {
             String state = g.state().toString();
-            if (!states.isEmpty() && !states.contains(state.toLowerCase(Locale.ROOT))) {
+            if (!visible.test(g.groupId()) || !states.isEmpty() && !states.contains(state.toLowerCase(Locale.ROOT))) {
                 continue;
             }
             response.groups().add(new ListGroupsResponseData.ListedGroup().setGroupId(g.groupId())

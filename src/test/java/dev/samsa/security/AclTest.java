@@ -219,6 +219,25 @@ class AclTest {
     }
 
     @Test
+    void groupAdministrationSeesAndTouchesOnlyPermittedGroups() throws Exception {
+        try (Admin admin = Admin.create(cluster.adminConfig("admin"))) {
+            admin.createAcls(List.of(allow("alice", ResourceType.GROUP, "reports", PatternType.LITERAL, AclOperation.READ)))
+                    .all().get(10, TimeUnit.SECONDS);
+        }
+        consume("alice", "reports", "orders");
+        consume("admin", "archivists", "orders");
+        try (Admin alice = Admin.create(cluster.adminConfig("alice"))) {
+            assertThat(alice.listConsumerGroups().all().get(10, TimeUnit.SECONDS))
+                    .extracting(org.apache.kafka.clients.admin.ConsumerGroupListing::groupId)
+                    .contains("reports").doesNotContain("archivists");
+            assertThatThrownBy(() -> alice.deleteConsumerGroups(List.of("archivists")).all().get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(GroupAuthorizationException.class);
+            assertThatThrownBy(() -> alice.describeConsumerGroups(List.of("archivists")).all().get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(GroupAuthorizationException.class);
+        }
+    }
+
+    @Test
     void aClusterWithoutAclsAnswersSecurityDisabled() throws Exception {
         try (KafkaCluster plain = KafkaCluster.builder().start(); Admin admin = Admin.create(plain.adminConfig())) {
             assertThatThrownBy(() -> admin.describeAcls(AclBindingFilter.ANY).values().get(10, TimeUnit.SECONDS))
