@@ -17,10 +17,14 @@ import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ConsumerGroupHeartbeatRequest;
+import org.apache.kafka.common.requests.ConsumerGroupHeartbeatResponse;
 import org.apache.kafka.common.requests.HeartbeatRequest;
 import org.apache.kafka.common.requests.HeartbeatResponse;
 import org.apache.kafka.common.requests.JoinGroupRequest;
@@ -112,6 +116,31 @@ class MixedGroupTest {
                 assertThat(cluster.events().toString()).contains("upgraded to a consumer group");
             } finally {
                 modern.close(Duration.ofSeconds(5));
+                classic.close(Duration.ofSeconds(5));
+            }
+        }
+    }
+
+    @Test
+    void withTheMigrationPolicyDisabledAClassicGroupIsNotUpgraded() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(1).seed(15).brokerConfig("group.consumer.migration.policy", "disabled")
+                .topic(TOPIC, 2, 1).start();
+             RawConnection raw = RawConnection.connect(cluster.broker(1))) {
+            KafkaConsumer<String, String> classic = classicConsumer(cluster);
+            try {
+                classic.subscribe(List.of(TOPIC));
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> {
+                    ModernConsumers.pollAll(List.of(classic));
+                    return classic.assignment().size() == 2 && cluster.group(GROUP).state() == GroupState.STABLE;
+                });
+                ConsumerGroupHeartbeatResponse refused = raw.send(new ConsumerGroupHeartbeatRequest.Builder(
+                        new ConsumerGroupHeartbeatRequestData().setGroupId(GROUP).setMemberId(Uuid.randomUuid().toString())
+                                .setMemberEpoch(0).setRebalanceTimeoutMs(30_000).setSubscribedTopicNames(List.of(TOPIC))
+                                .setTopicPartitions(List.of())).build((short) 0));
+                assertThat(refused.data().errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+                assertThat(refused.data().errorMessage()).contains("online upgrade is disabled");
+                assertThat(cluster.group(GROUP).groupType()).isEqualTo("classic");
+            } finally {
                 classic.close(Duration.ofSeconds(5));
             }
         }
