@@ -14,6 +14,7 @@ import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * TxnOffsetCommit v0-5: a transactional producer commits a group's offsets in its transaction (the consumer's
@@ -59,6 +60,10 @@ final class TxnOffsetCommitHandler implements ApiHandler {
                         new TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex());
                 rt.partitions().add(rp);
                 TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
+                if (!broker.authorized(request, AclOperation.READ, ResourceType.TOPIC, t.name())) {
+                    rp.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                    continue;
+                }
                 if (broker.cluster().metadata().partition(tp) == null) {
                     rp.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                     continue;
