@@ -97,6 +97,27 @@ class ClientCompatibilityTest {
     }
 
     @Test
+    void transactionsCommitAndAbortAsReadCommittedSeesThem() throws Exception {
+        cluster.createTopic("transactional", 1, 3);
+        Map<String, Object> config = cluster.producerConfig();
+        config.put("transactional.id", "compat-tx");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+            producer.initTransactions();
+            for (String value : List.of("committed-1", "aborted", "committed-2")) {
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>("transactional", "k", value)).get(30, TimeUnit.SECONDS);
+                if (value.startsWith("aborted")) {
+                    producer.abortTransaction();
+                } else {
+                    producer.commitTransaction();
+                }
+            }
+        }
+        assertThat(readToEnd("transactional", "read_committed")).containsExactly("committed-1", "committed-2");
+        assertThat(readToEnd("transactional", "read_uncommitted")).containsExactly("committed-1", "aborted", "committed-2");
+    }
+
+    @Test
     void consumerGroupCommitsAndResumes() throws Exception {
         cluster.createTopic("grouped", 3, 3);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(cluster.producerConfig())) {
@@ -160,6 +181,26 @@ class ClientCompatibilityTest {
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (values.size() < expected && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
+                    values.add(record.value());
+                }
+            }
+        }
+        return values;
+    }
+
+    /** Partition 0 of {@code topic} from the beginning to the end offset the isolation level answers. */
+    private static List<String> readToEnd(String topic, String isolationLevel) {
+        Map<String, Object> config = cluster.consumerConfig(null);
+        config.put("isolation.level", isolationLevel);
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            consumer.assign(Collections.singletonList(tp));
+            consumer.seekToBeginning(Collections.singletonList(tp));
+            long end = consumer.endOffsets(Collections.singletonList(tp)).get(tp);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (consumer.position(tp) < end && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
                     values.add(record.value());
                 }
