@@ -71,7 +71,7 @@ public final class Broker {
                 ListenerSecurity l = listeners.get(i);
                 String listenerName = i == 0 ? name : name + "-" + l.listenerName().toLowerCase(java.util.Locale.ROOT);
                 bound.add(new Listener(listenerName, ports.get(i), handlers.dispatcherFor(context), maxRequestBytes,
-                        error -> state.loop().reportUnexpected(id, error), l));
+                        error -> state.loop().reportUnexpected(id, error), l, state.loop()::wallNanos));
             }
         } catch (IOException | RuntimeException e) {
             bound.forEach(Listener::close);

@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.LongSupplier;
 import javax.net.ssl.SSLSocket;
 import javax.security.auth.x500.X500Principal;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -68,12 +69,14 @@ final class Connection implements KafkaRequest.Responder {
     private final ListenerSecurity security;
     /** Null on a listener without SASL: the PLAINTEXT path pays one null check per request. */
     private final SaslAuthenticator authenticator;
+    private final LongSupplier wallNanos;
     private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
 
     Connection(Socket socket, String name, RequestDispatcher dispatcher, int maxRequestBytes, Runnable onClose,
-               java.util.function.Consumer<Throwable> onUnexpected, ListenerSecurity security) {
+               java.util.function.Consumer<Throwable> onUnexpected, ListenerSecurity security, LongSupplier wallNanos) {
         this.onUnexpected = onUnexpected;
         this.security = security;
+        this.wallNanos = wallNanos;
         this.authenticator = security.usesSasl() ? new SaslAuthenticator(security) : null;
         this.socket = socket;
         this.name = name;
@@ -166,7 +169,7 @@ final class Connection implements KafkaRequest.Responder {
         }
         KafkaRequest request = new KafkaRequest(header, body, clientAddress, this, security.listenerName(), principal);
         if (authenticator != null) {
-            SaslAuthenticator.Step step = authenticator.authenticate(request, System.nanoTime());
+            SaslAuthenticator.Step step = authenticator.authenticate(request, wallNanos.getAsLong());
             if (step.response() == null && step.closeReason() != null) {
                 reject(step.closeReason(), header);
                 return false;
@@ -194,7 +197,7 @@ final class Connection implements KafkaRequest.Responder {
      * refused one closes the connection unanswered, as Kafka does.
      */
     private boolean rawSaslToken(byte[] token) {
-        SaslAuthenticator.RawStep step = authenticator.rawToken(token, System.nanoTime());
+        SaslAuthenticator.RawStep step = authenticator.rawToken(token, wallNanos.getAsLong());
         if (step.closeReason() != null) {
             reject(step.closeReason(), null);
             return false;

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import javax.net.ssl.SSLSocket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,7 @@ public final class Listener implements AutoCloseable {
 
     private final Consumer<Throwable> onUnexpected;
     private final ListenerSecurity security;
+    private final LongSupplier wallNanos;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile boolean closed;
@@ -43,23 +45,15 @@ public final class Listener implements AutoCloseable {
     private final Thread acceptor;
 
     /**
-     * Binds {@code port} on 127.0.0.1 (0 for an ephemeral one).
+     * Binds {@code port} on 127.0.0.1 (0 for an ephemeral one) for clients that speak {@code security}'s protocol;
+     * {@code wallNanos} is the cluster loop's wall clock, which SASL session lifetimes go by.
      *
      * @throws IOException naming the port when it cannot be bound
      */
     public Listener(String name, int port, RequestDispatcher dispatcher, int maxRequestBytes,
-                    Consumer<Throwable> onUnexpected) throws IOException {
-        this(name, port, dispatcher, maxRequestBytes, onUnexpected, ListenerSecurity.PLAINTEXT);
-    }
-
-    /**
-     * Binds {@code port} on 127.0.0.1 (0 for an ephemeral one) for clients that speak {@code security}'s protocol.
-     *
-     * @throws IOException naming the port when it cannot be bound
-     */
-    public Listener(String name, int port, RequestDispatcher dispatcher, int maxRequestBytes,
-                    Consumer<Throwable> onUnexpected, ListenerSecurity security) throws IOException {
+                    Consumer<Throwable> onUnexpected, ListenerSecurity security, LongSupplier wallNanos) throws IOException {
         this.name = name;
+        this.wallNanos = wallNanos;
         this.security = security;
         this.onUnexpected = onUnexpected;
         this.dispatcher = dispatcher;
@@ -130,7 +124,7 @@ public final class Listener implements AutoCloseable {
             socket.setTcpNoDelay(true);
             String connectionName = name + "-conn-" + connectionIds.incrementAndGet();
             Connection connection = new Connection(socket, connectionName, dispatcher, maxRequestBytes,
-                    () -> connections.remove(holder[0]), onUnexpected, security);
+                    () -> connections.remove(holder[0]), onUnexpected, security, wallNanos);
             holder[0] = connection;
             connections.add(connection);
             if (closed) {

@@ -81,7 +81,7 @@ final class SaslAuthenticator {
         return principal;
     }
 
-    /** @param nowNanos wall time, System.nanoTime() */
+    /** @param nowNanos the cluster loop's wall time (ClusterLoop.wallNanos): clients re-authenticate on wall time */
     Step authenticate(KafkaRequest request, long nowNanos) {
         ApiKeys apiKey = request.apiKey();
         if (state == State.COMPLETE) {

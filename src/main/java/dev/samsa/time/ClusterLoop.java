@@ -76,6 +76,11 @@ public final class ClusterLoop implements AutoCloseable {
         return wallNanos.getAsLong() / 1_000_000L;
     }
 
+    /** {@link #wallMillis()} in nanoseconds, for deadlines real clients keep in wall time (a SASL session's lifetime). */
+    public long wallNanos() {
+        return wallNanos.getAsLong();
+    }
+
     public boolean inLoop() {
         return Thread.currentThread() == thread;
     }
