@@ -5,12 +5,14 @@ import dev.samsa.cluster.BrokerInfo;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.ReplicaManager;
 import dev.samsa.group.GroupCoordinator;
+import dev.samsa.security.Authorizer;
 import dev.samsa.security.ClusterSecurity;
 import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.ResourceType;
 
@@ -45,6 +47,20 @@ public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCach
         if (!authorized(request, operation, ResourceType.CLUSTER, Acls.CLUSTER_NAME)) {
             throw new ClusterAuthorizationException("Request " + request.apiKey() + " is not authorized.");
         }
+    }
+
+    /**
+     * The authorizer the ACL-changing APIs act on, as Kafka's AclApis finds it.
+     *
+     * @throws ClusterAuthorizationException unless the principal may do {@code operation} on the cluster
+     * @throws SecurityDisabledException when the cluster has no authorizer
+     */
+    Authorizer requireAuthorizer(KafkaRequest request, AclOperation operation) {
+        requireCluster(request, operation);
+        if (!security.authorizer().enabled()) {
+            throw new SecurityDisabledException("No Authorizer is configured.");
+        }
+        return security.authorizer();
     }
 
     /** @throws GroupAuthorizationException unless the request's principal may do {@code operation} on the group */

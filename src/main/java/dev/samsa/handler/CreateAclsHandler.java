@@ -4,7 +4,6 @@ import dev.samsa.security.Authorizer;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreateAclsRequestData.AclCreation;
 import org.apache.kafka.common.message.CreateAclsResponseData;
@@ -29,11 +28,7 @@ final class CreateAclsHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
-        broker.requireCluster(request, AclOperation.ALTER);
-        Authorizer authorizer = broker.security().authorizer();
-        if (!authorizer.enabled()) {
-            throw new SecurityDisabledException("No Authorizer is configured.");
-        }
+        Authorizer authorizer = broker.requireAuthorizer(request, AclOperation.ALTER);
         CreateAclsRequestData data = request.data();
         CreateAclsResponseData response = new CreateAclsResponseData();
         for (AclCreation creation : data.creations()) {

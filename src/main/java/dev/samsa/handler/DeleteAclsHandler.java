@@ -4,7 +4,6 @@ import dev.samsa.security.Authorizer;
 import dev.samsa.wire.KafkaRequest;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.common.message.DeleteAclsResponseData;
 import org.apache.kafka.common.message.DeleteAclsResponseData.DeleteAclsFilterResult;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -25,11 +24,7 @@ final class DeleteAclsHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
-        broker.requireCluster(request, AclOperation.ALTER);
-        Authorizer authorizer = broker.security().authorizer();
-        if (!authorizer.enabled()) {
-            throw new SecurityDisabledException("No Authorizer is configured.");
-        }
+        Authorizer authorizer = broker.requireAuthorizer(request, AclOperation.ALTER);
         DeleteAclsResponseData response = new DeleteAclsResponseData();
         for (AclBindingFilter filter : ((DeleteAclsRequest) request.body()).filters()) {
             DeleteAclsFilterResult result = new DeleteAclsFilterResult();
