@@ -22,6 +22,8 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
     private final MappedFile file;
     private final ReferenceOwner owner;
     private final List<MappedBytesStore> chunks = new ArrayList<>();
+    /** Per chunk, a read-only ByteBuffer over its memory, made on the first view of it. */
+    private final List<ByteBuffer> chunkViews = new ArrayList<>();
 
     private ChronicleMappedStore(Path path, MappedFile file) {
         super(path, file.actualSize());
@@ -62,6 +64,21 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
     }
 
     @Override
+    ByteBuffer chunkView(int chunk) throws IOException {
+        MappedBytesStore store = chunk(chunk);
+        while (chunkViews.size() <= chunk) {
+            chunkViews.add(null);
+        }
+        ByteBuffer view = chunkViews.get(chunk);
+        if (view == null) {
+            // A direct buffer at the chunk's address: it does not keep the mapping alive, the store's views do.
+            view = store.toTemporaryDirectByteBuffer().limit(CHUNK_SIZE).slice().asReadOnlyBuffer();
+            chunkViews.set(chunk, view);
+        }
+        return view;
+    }
+
+    @Override
     public long fileSize() throws IOException {
         checkOpen();
         return file.actualSize();
@@ -80,6 +97,7 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
             }
         }
         chunks.clear();
+        chunkViews.clear();
         file.releaseLast();
     }
 

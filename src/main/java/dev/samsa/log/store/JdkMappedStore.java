@@ -58,6 +58,11 @@ final class JdkMappedStore extends ChunkedMappedStore {
     }
 
     @Override
+    ByteBuffer chunkView(int chunk) throws IOException {
+        return chunk(chunk).asReadOnlyBuffer();
+    }
+
+    @Override
     public long fileSize() throws IOException {
         checkOpen();
         return channel.size();
@@ -71,8 +76,8 @@ final class JdkMappedStore extends ChunkedMappedStore {
             throw new IOException("Cannot close " + path() + ": " + e.getMessage(), e);
         }
         // Unmap now rather than at some later GC, so that a cluster that opens and deletes many
-        // segments does not pile up mappings. Nothing reads these buffers after close: reads
-        // return copies.
+        // segments does not pile up mappings. Nothing reads these buffers any more: reads return
+        // copies, and this runs only once the last view is released.
         if (arena != null) {
             ArenaMapping.close(arena);
         } else {
