@@ -11,6 +11,7 @@ import dev.samsa.handler.BrokerContext;
 import dev.samsa.handler.FetchSessionCache;
 import dev.samsa.handler.Handlers;
 import dev.samsa.network.Listener;
+import dev.samsa.network.WallClock;
 import dev.samsa.security.ClusterSecurity;
 import dev.samsa.security.ListenerSecurity;
 import java.io.IOException;
@@ -71,7 +72,8 @@ public final class Broker {
                 ListenerSecurity l = listeners.get(i);
                 String listenerName = i == 0 ? name : name + "-" + l.listenerName().toLowerCase(java.util.Locale.ROOT);
                 bound.add(new Listener(listenerName, ports.get(i), handlers.dispatcherFor(context), maxRequestBytes,
-                        error -> state.loop().reportUnexpected(id, error), l, state.loop()::wallNanos));
+                        error -> state.loop().reportUnexpected(id, error), l,
+                        new WallClock(state.loop()::wallNanos, state.loop()::epochMillis)));
             }
         } catch (IOException | RuntimeException e) {
             bound.forEach(Listener::close);

@@ -17,6 +17,7 @@ import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.store.MappedStoreFactory;
 import dev.samsa.log.store.MappedStores;
 import dev.samsa.security.ClusterSecurity;
+import dev.samsa.security.OAuthBearerValidator;
 import dev.samsa.time.ClusterClock;
 import dev.samsa.time.ClusterLoop;
 import java.io.IOException;
@@ -175,7 +176,8 @@ public final class KafkaCluster implements AutoCloseable {
                 spec.mechanisms().stream().map(Security.Mechanism::mechanismName).toList(),
                 spec.users(), spec.isMutualTls(), spec.principalMappingRules(), maxReauthenticationMs,
                 spec.aclsEnabled() ? new dev.samsa.security.Authorizer(true, spec.superUsers(),
-                        spec.isAllowEveryoneIfNoAclFound(), spec.acls(), aclFile) : dev.samsa.security.Authorizer.disabled());
+                        spec.isAllowEveryoneIfNoAclFound(), spec.acls(), aclFile) : dev.samsa.security.Authorizer.disabled(),
+                new OAuthBearerValidator.Settings(spec.oauthBearerKey(), spec.oauthBearerRequiredScope()));
     }
 
     /** "127.0.0.1:p1,127.0.0.1:p2,...", one address per broker, on the cluster's first listener. */
@@ -237,7 +239,9 @@ public final class KafkaCluster implements AutoCloseable {
                 config.put("ssl.keystore.key", identity.keyPem());
             }
         }
-        if (protocol.usesSasl()) {
+        if (protocol.usesSasl() && securitySpec.mechanisms().get(0) == Security.Mechanism.OAUTHBEARER) {
+            config.putAll(oauthBearerLogin(protocol, user));
+        } else if (protocol.usesSasl()) {
             if (user == null || password == null) {
                 throw new IllegalArgumentException("The " + protocol + " listener needs a SASL user; "
                         + (user == null ? "name one" : "this cluster has no password for '" + user
@@ -251,6 +255,28 @@ public final class KafkaCluster implements AutoCloseable {
             config.put("sasl.jaas.config", module + " required username=\"" + jaasQuoted(user) + "\" password=\""
                     + jaasQuoted(password) + "\";");
         }
+        return config;
+    }
+
+    /**
+     * OAUTHBEARER's login: Kafka's unsecured login callback handler makes a token whose {@code sub} is the user; with a
+     * validation key the test's own sasl.login.callback.handler.class must supply a signed token.
+     */
+    private Map<String, Object> oauthBearerLogin(Security.Protocol protocol, String user) {
+        Map<String, Object> config = new HashMap<>();
+        config.put("sasl.mechanism", Security.Mechanism.OAUTHBEARER.mechanismName());
+        String module = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required";
+        if (securitySpec.oauthBearerKey() != null) {
+            config.put("sasl.jaas.config", module + ";");
+            return config;
+        }
+        if (user == null) {
+            throw new IllegalArgumentException("The " + protocol + " listener needs a SASL user: name the token's subject");
+        }
+        List<String> scope = securitySpec.oauthBearerRequiredScope();
+        config.put("sasl.jaas.config", module + " unsecuredLoginStringClaim_sub=\"" + jaasQuoted(user) + "\""
+                + (scope.isEmpty() ? "" : " unsecuredLoginListClaim_scope=\"," + jaasQuoted(String.join(",", scope)) + "\"")
+                + ";");
         return config;
     }
 

@@ -1,5 +1,7 @@
 package dev.samsa;
 
+import java.security.KeyStore;
+import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +54,12 @@ public final class Security {
 
     /** SASL mechanisms, by their Kafka names ({@link #mechanismName()}). */
     public enum Mechanism {
-        PLAIN("PLAIN"), SCRAM_SHA_256("SCRAM-SHA-256"), SCRAM_SHA_512("SCRAM-SHA-512");
+        PLAIN("PLAIN"), SCRAM_SHA_256("SCRAM-SHA-256"), SCRAM_SHA_512("SCRAM-SHA-512"),
+        /**
+         * Tokens (KIP-255): Kafka's unsecured JWS tokens by default, or JWTs signed with the key given to
+         * {@link #oauthBearerValidationKey}; the principal is the token's {@code sub}.
+         */
+        OAUTHBEARER("OAUTHBEARER");
 
         private final String mechanismName;
 
@@ -66,20 +73,45 @@ public final class Security {
         }
     }
 
+    /** How client configs hand out TLS trust and keys: PEM strings in the config, or PKCS12 files. */
+    public enum StoreType {
+        /** ssl.truststore.type=PEM with ssl.truststore.certificates (and a PEM keystore for mutual TLS): no files. */
+        PEM,
+        /**
+         * ssl.truststore.type=PKCS12 with ssl.truststore.location and ssl.truststore.password (and a PKCS12 keystore
+         * for mutual TLS), files written under the cluster's data directory: for clients that take no PEM.
+         */
+        PKCS12
+    }
+
     private final List<Protocol> listeners;
     private final List<Mechanism> mechanisms;
     private final Map<String, String> users;
     private final boolean mutualTls;
     private final String principalMappingRules;
     private final Acls acls;
+    private final Options options;
+
+    /**
+     * OAUTHBEARER's token check and the stores TLS uses.
+     *
+     * @param oauthKey null: Kafka's unsecured tokens; else the key signed tokens verify with
+     * @param brokerKeyStore null: certificates from the cluster's own CA
+     */
+    private record Options(PublicKey oauthKey, List<String> oauthRequiredScope, StoreType clientStores,
+                           KeyStore brokerKeyStore, String brokerKeyStorePassword) {
+
+        static final Options DEFAULT = new Options(null, List.of(), StoreType.PEM, null, null);
+    }
 
     /** The authorizer's set-up; null until an ACL method is called, which turns the authorizer on. */
     private record Acls(List<AclBinding> bindings, List<String> superUsers, boolean allowEveryoneIfNoAclFound) {
     }
 
     private Security(List<Protocol> listeners, List<Mechanism> mechanisms, Map<String, String> users, boolean mutualTls,
-                     String principalMappingRules, Acls acls) {
+                     String principalMappingRules, Acls acls, Options options) {
         this.acls = acls;
+        this.options = options;
         this.listeners = List.copyOf(listeners);
         this.mechanisms = List.copyOf(mechanisms);
         this.users = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(users));
@@ -103,7 +135,7 @@ public final class Security {
             all.add(Objects.requireNonNull(p, "protocol"));
         }
         return new Security(all, List.of(Mechanism.SCRAM_SHA_512, Mechanism.SCRAM_SHA_256, Mechanism.PLAIN), Map.of(),
-                false, "DEFAULT", null);
+                false, "DEFAULT", null, Options.DEFAULT);
     }
 
     /**
@@ -119,7 +151,7 @@ public final class Security {
                 all.add(Objects.requireNonNull(m, "mechanism"));
             }
         }
-        return new Security(listeners, all, users, mutualTls, principalMappingRules, acls);
+        return new Security(listeners, all, users, mutualTls, principalMappingRules, acls, options);
     }
 
     /**
@@ -132,17 +164,47 @@ public final class Security {
         }
         Map<String, String> all = new LinkedHashMap<>(users);
         all.put(name, Objects.requireNonNull(password, "password"));
-        return new Security(listeners, mechanisms, all, mutualTls, principalMappingRules, acls);
+        return new Security(listeners, mechanisms, all, mutualTls, principalMappingRules, acls, options);
+    }
+
+    /**
+     * OAUTHBEARER accepts only JWTs signed with {@code key}'s private key (RS256 for an RSA key, ES256 for an EC one),
+     * with {@code sub}, {@code iat} and {@code exp}, within 30 s of clock skew, as Kafka's
+     * OAuthBearerValidatorCallbackHandler checks them; without it, Kafka's unsecured tokens (alg none) are accepted.
+     * Client configs then carry no token: the test's own sasl.login.callback.handler.class supplies one.
+     *
+     * @throws IllegalArgumentException for a key that is neither RSA nor EC
+     */
+    public Security oauthBearerValidationKey(PublicKey key) {
+        Objects.requireNonNull(key, "key");
+        if (!key.getAlgorithm().equals("RSA") && !key.getAlgorithm().equals("EC")) {
+            throw new IllegalArgumentException("An OAUTHBEARER validation key is RSA or EC, not " + key.getAlgorithm());
+        }
+        return withOptions(new Options(key, options.oauthRequiredScope(), options.clientStores(),
+                options.brokerKeyStore(), options.brokerKeyStorePassword()));
+    }
+
+    /**
+     * OAUTHBEARER tokens must carry each of these scopes (unsecuredValidatorRequiredScope); a token without one is
+     * refused with {@code insufficient_scope}.
+     */
+    public Security oauthBearerRequiredScope(String... scope) {
+        return withOptions(new Options(options.oauthKey(), List.of(scope), options.clientStores(),
+                options.brokerKeyStore(), options.brokerKeyStorePassword()));
+    }
+
+    private Security withOptions(Options changed) {
+        return new Security(listeners, mechanisms, users, mutualTls, principalMappingRules, acls, changed);
     }
 
     /** The SSL listener requires client certificates (ssl.client.auth=required); the principal is the certificate's DN. */
     public Security mutualTls() {
-        return new Security(listeners, mechanisms, users, true, principalMappingRules, acls);
+        return new Security(listeners, mechanisms, users, true, principalMappingRules, acls, options);
     }
 
     /** ssl.principal.mapping.rules, e.g. {@code "RULE:^CN=(.*)$/$1/,DEFAULT"} to call {@code CN=alice} alice. */
     public Security principalMappingRules(String rules) {
-        return new Security(listeners, mechanisms, users, mutualTls, Objects.requireNonNull(rules, "rules"), acls);
+        return new Security(listeners, mechanisms, users, mutualTls, Objects.requireNonNull(rules, "rules"), acls, options);
     }
 
     /** The resource types an ACL can name, as Kafka names them. */
@@ -206,7 +268,7 @@ public final class Security {
     }
 
     private Security withAcls(Acls changed) {
-        return new Security(listeners, mechanisms, users, mutualTls, principalMappingRules, changed);
+        return new Security(listeners, mechanisms, users, mutualTls, principalMappingRules, changed, options);
     }
 
     boolean aclsEnabled() {
@@ -223,6 +285,14 @@ public final class Security {
 
     boolean isAllowEveryoneIfNoAclFound() {
         return aclsOrDefault().allowEveryoneIfNoAclFound();
+    }
+
+    PublicKey oauthBearerKey() {
+        return options.oauthKey();
+    }
+
+    List<String> oauthBearerRequiredScope() {
+        return options.oauthRequiredScope();
     }
 
     List<Protocol> listeners() {

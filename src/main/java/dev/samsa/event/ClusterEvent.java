@@ -10,6 +10,8 @@ package dev.samsa.event;
 public sealed interface ClusterEvent permits
         // the cluster, its brokers and topics
         ClusterStarted, BrokerStarted, BrokerStopped, TopicCreated, PartitionsCreated, TopicDeleted,
+        // security
+        AuthenticationFailed,
         // replication
         LeaderChanged, IsrExpanded, IsrShrunk, HighWatermark, StaleLeaderAppend, Truncated, RetentionDeleted, Compacted,
         RecordsDeleted, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,

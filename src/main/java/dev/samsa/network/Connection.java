@@ -73,11 +73,11 @@ final class Connection implements KafkaRequest.Responder {
     private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
 
     Connection(Socket socket, String name, RequestDispatcher dispatcher, int maxRequestBytes, Runnable onClose,
-               java.util.function.Consumer<Throwable> onUnexpected, ListenerSecurity security, LongSupplier wallNanos) {
+               java.util.function.Consumer<Throwable> onUnexpected, ListenerSecurity security, WallClock wall) {
         this.onUnexpected = onUnexpected;
         this.security = security;
-        this.wallNanos = wallNanos;
-        this.authenticator = security.usesSasl() ? new SaslAuthenticator(security) : null;
+        this.wallNanos = wall.nanos();
+        this.authenticator = security.usesSasl() ? new SaslAuthenticator(security, wall.epochMillis()) : null;
         this.socket = socket;
         this.name = name;
         this.clientAddress = socket.getRemoteSocketAddress().toString();
@@ -170,6 +170,7 @@ final class Connection implements KafkaRequest.Responder {
         KafkaRequest request = new KafkaRequest(header, body, clientAddress, this, security.listenerName(), principal);
         if (authenticator != null) {
             SaslAuthenticator.Step step = authenticator.authenticate(request, wallNanos.getAsLong());
+            reportFailure(step.failure());
             if (step.response() == null && step.closeReason() != null) {
                 reject(step.closeReason(), header);
                 return false;
@@ -198,6 +199,7 @@ final class Connection implements KafkaRequest.Responder {
      */
     private boolean rawSaslToken(byte[] token) {
         SaslAuthenticator.RawStep step = authenticator.rawToken(token, wallNanos.getAsLong());
+        reportFailure(step.failure());
         if (step.closeReason() != null) {
             reject(step.closeReason(), null);
             return false;
@@ -223,8 +225,23 @@ final class Connection implements KafkaRequest.Responder {
             return true;
         } catch (IOException e) {
             log.info("Failed authentication with {} on {} (SSL handshake failed): {}", clientAddress, name, e.getMessage());
+            reportFailure(new SaslAuthenticator.Failure("TLS", null, "SSL handshake failed: " + e.getMessage()));
             close();
             return false;
+        }
+    }
+
+    private void reportFailure(SaslAuthenticator.Failure failure) {
+        if (failure != null) {
+            dispatcher.authenticationFailed(security.listenerName(), failure.mechanism(), failure.principal(),
+                    failure.message());
+        }
+    }
+
+    /** A fault: this connection's SASL session counts as expired, so its next request closes it (see SaslAuthenticator). */
+    void expireSaslSession() {
+        if (authenticator != null) {
+            authenticator.expireSession();
         }
     }
 

@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import javax.net.ssl.SSLSocket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +36,7 @@ public final class Listener implements AutoCloseable {
 
     private final Consumer<Throwable> onUnexpected;
     private final ListenerSecurity security;
-    private final LongSupplier wallNanos;
+    private final WallClock wall;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile boolean closed;
@@ -46,14 +45,14 @@ public final class Listener implements AutoCloseable {
 
     /**
      * Binds {@code port} on 127.0.0.1 (0 for an ephemeral one) for clients that speak {@code security}'s protocol;
-     * {@code wallNanos} is the cluster loop's wall clock, which SASL session lifetimes go by.
+     * {@code wall} is the cluster loop's wall clock, which SASL session lifetimes and token expiry go by.
      *
      * @throws IOException naming the port when it cannot be bound
      */
     public Listener(String name, int port, RequestDispatcher dispatcher, int maxRequestBytes,
-                    Consumer<Throwable> onUnexpected, ListenerSecurity security, LongSupplier wallNanos) throws IOException {
+                    Consumer<Throwable> onUnexpected, ListenerSecurity security, WallClock wall) throws IOException {
         this.name = name;
-        this.wallNanos = wallNanos;
+        this.wall = wall;
         this.security = security;
         this.onUnexpected = onUnexpected;
         this.dispatcher = dispatcher;
@@ -124,7 +123,7 @@ public final class Listener implements AutoCloseable {
             socket.setTcpNoDelay(true);
             String connectionName = name + "-conn-" + connectionIds.incrementAndGet();
             Connection connection = new Connection(socket, connectionName, dispatcher, maxRequestBytes,
-                    () -> connections.remove(holder[0]), onUnexpected, security, wallNanos);
+                    () -> connections.remove(holder[0]), onUnexpected, security, wall);
             holder[0] = connection;
             connections.add(connection);
             if (closed) {
@@ -168,6 +167,11 @@ public final class Listener implements AutoCloseable {
         if (refuse) {
             closeConnections();
         }
+    }
+
+    /** A fault: every SASL session on this listener counts as expired; each connection's next request closes it. */
+    public void expireSaslSessions() {
+        connections.forEach(Connection::expireSaslSession);
     }
 
     /** Drops every client connection but keeps listening. */

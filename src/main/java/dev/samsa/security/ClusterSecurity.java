@@ -35,10 +35,11 @@ public final class ClusterSecurity {
      * @param principalMappingRules ssl.principal.mapping.rules, "DEFAULT" for the certificate's whole distinguished name
      * @param maxReauthenticationMs connections.max.reauth.ms (0: SASL sessions never expire)
      * @param authorizer the cluster's ACLs, {@link Authorizer#disabled()} when it asked for none
+     * @param oauthBearer how OAUTHBEARER tokens are checked, when {@code saslMechanisms} has it
      */
     public ClusterSecurity(String clusterName, List<SecurityProtocol> protocols, List<String> saslMechanisms,
                            Map<String, String> users, boolean mutualTls, String principalMappingRules,
-                           long maxReauthenticationMs, Authorizer authorizer) {
+                           long maxReauthenticationMs, Authorizer authorizer, OAuthBearerValidator.Settings oauthBearer) {
         if (protocols.isEmpty()) {
             throw new IllegalArgumentException("A cluster needs at least one listener");
         }
@@ -48,7 +49,8 @@ public final class ClusterSecurity {
         this.maxReauthenticationMs = maxReauthenticationMs;
         this.authorizer = authorizer;
         this.principalMapper = SslPrincipalMapper.fromRules(principalMappingRules);
-        this.credentials = new SaslCredentials(saslMechanisms.contains("PLAIN") ? users : Map.of());
+        this.credentials = new SaslCredentials(saslMechanisms.contains("PLAIN") ? users : Map.of(),
+                saslMechanisms.contains("OAUTHBEARER") ? oauthBearer : null);
         for (String mechanism : saslMechanisms) {
             ScramMechanism scram = ScramMechanism.forMechanismName(mechanism);
             if (scram != null) {
@@ -62,7 +64,7 @@ public final class ClusterSecurity {
     /** The one PLAINTEXT listener of a cluster that asked for no security. */
     public static ClusterSecurity plaintext() {
         return new ClusterSecurity("samsa", List.of(SecurityProtocol.PLAINTEXT), List.of(), Map.of(), false, "DEFAULT", 0,
-                Authorizer.disabled());
+                Authorizer.disabled(), null);
     }
 
     public List<SecurityProtocol> protocols() {
