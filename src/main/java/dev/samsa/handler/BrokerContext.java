@@ -9,12 +9,15 @@ import dev.samsa.security.Authorizer;
 import dev.samsa.security.ClusterSecurity;
 import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.wire.KafkaRequest;
+import java.util.HashSet;
+import java.util.Set;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * The broker that received a request, and the cluster behind it (the group and transaction coordinators are one each
@@ -75,6 +78,21 @@ public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCach
         if (!authorized(request, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
             throw new TransactionalIdAuthorizationException("Transactional Id authorization failed.");
         }
+    }
+
+    /**
+     * The operations of Kafka's supported set for the resource type that the principal may do on the resource, as the
+     * bit field the authorized-operations fields carry (Kafka's AuthHelper.authorizedOperations; everything without an
+     * authorizer). Only asking, never a denial: no AuthorizationDenied event.
+     */
+    public int authorizedOperations(KafkaRequest request, ResourceType type, String name) {
+        Set<Byte> codes = new HashSet<>();
+        for (AclOperation operation : Acls.SUPPORTED_OPERATIONS.get(type)) {
+            if (security.authorizer().authorize(request.principal(), host(request), operation, type, name)) {
+                codes.add(operation.code());
+            }
+        }
+        return Utils.to32BitField(codes);
     }
 
     /** Whether the request's principal may do {@code operation} on some resource of the type. */

@@ -23,8 +23,8 @@ import org.apache.kafka.common.resource.ResourceType;
 /**
  * Metadata v0-13: live brokers, cluster id, controller, and the requested topics (all when the list is null; by id
  * from v12). An unknown topic is created when the request allows it (v4+, always before) and
- * auto.create.topics.enable is on, with num.partitions and default.replication.factor. Authorized operations are not
- * computed (no ACLs).
+ * auto.create.topics.enable is on, with num.partitions and default.replication.factor. From v8, authorized operations
+ * when asked, as Kafka: of each topic described (not of refused or unknown ones), and of the cluster up to v10.
  */
 final class MetadataHandler implements ApiHandler {
 
@@ -56,7 +56,21 @@ final class MetadataHandler implements ApiHandler {
                 response.topics().add(refused != null ? refused : lookup(requested, metadata, autoCreate, viewer));
             }
         }
+        if (request.version() >= 8) {
+            addAuthorizedOperations(data, request, broker, response);
+        }
         request.respond(response);
+    }
+
+    private static void addAuthorizedOperations(MetadataRequestData data, KafkaRequest request, BrokerContext broker,
+                                                MetadataResponseData response) {
+        if (request.version() <= 10 && data.includeClusterAuthorizedOperations()) {
+            response.setClusterAuthorizedOperations(DescribeClusterHandler.clusterAuthorizedOperations(request, broker));
+        }
+        if (data.includeTopicAuthorizedOperations()) {
+            response.topics().stream().filter(t -> t.errorCode() == Errors.NONE.code()).forEach(t -> t.setTopicAuthorizedOperations(
+                    broker.authorizedOperations(request, ResourceType.TOPIC, t.name())));
+        }
     }
 
     /** The live brokers, and the answering one even when the controller has fenced it: it still knows itself. */

@@ -33,7 +33,10 @@ final class LogSegment {
     private static final int BATCH_HEADER_TO_LAST_OFFSET_DELTA = DefaultRecordBatch.LAST_OFFSET_DELTA_OFFSET + Integer.BYTES;
 
     private final long baseOffset;
-    private final MappedStore log;
+    private final Path logFile;
+    private final MappedStoreFactory stores;
+    /** Null until the first append to a segment created by {@link #createOnFirstAppend}. */
+    private MappedStore log;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
     private final TransactionIndex txnIndex;
@@ -45,24 +48,40 @@ final class LogSegment {
     /** Cluster time of the first append, or of the open that found the segment with data. */
     private long rollBaseMs = -1L;
 
-    private LogSegment(long baseOffset, MappedStore log, OffsetIndex offsetIndex, TimeIndex timeIndex,
-                       TransactionIndex txnIndex) {
+    private LogSegment(Path dir, long baseOffset, MappedStoreFactory stores) {
         this.baseOffset = baseOffset;
-        this.log = log;
-        this.offsetIndex = offsetIndex;
-        this.timeIndex = timeIndex;
-        this.txnIndex = txnIndex;
+        this.logFile = LogFileUtils.logFile(dir, baseOffset);
+        this.stores = stores;
+        this.offsetIndex = new OffsetIndex(baseOffset, new IndexFile(LogFileUtils.offsetIndexFile(dir, baseOffset),
+                OffsetIndex.ENTRY_SIZE));
+        this.timeIndex = new TimeIndex(baseOffset, new IndexFile(LogFileUtils.timeIndexFile(dir, baseOffset),
+                TimeIndex.ENTRY_SIZE));
+        this.txnIndex = new TransactionIndex(LogFileUtils.transactionIndexFile(dir, baseOffset), stores);
         this.nextOffset = baseOffset;
     }
 
     /** Opens or creates the segment's files; an existing segment holds no data until {@link #recover}. */
     static LogSegment open(Path dir, long baseOffset, MappedStoreFactory stores) throws IOException {
-        MappedStore log = stores.open(LogFileUtils.logFile(dir, baseOffset));
+        LogSegment segment = new LogSegment(dir, baseOffset, stores);
+        segment.createFiles();
+        return segment;
+    }
+
+    /**
+     * An empty segment whose files are created by its first append, as a partition that nobody writes to needs none:
+     * the fifty partitions of {@code __consumer_offsets} on each broker cost a directory each until a group uses them.
+     * Only for a log with no segment on disk, whose start offset is 0 or checkpointed, so that a restart before the
+     * first append finds the same empty log.
+     */
+    static LogSegment createOnFirstAppend(Path dir, long baseOffset, MappedStoreFactory stores) {
+        return new LogSegment(dir, baseOffset, stores);
+    }
+
+    private void createFiles() throws IOException {
+        log = stores.open(logFile);
         try {
-            MappedStore index = stores.open(LogFileUtils.offsetIndexFile(dir, baseOffset));
-            MappedStore timeIndex = stores.open(LogFileUtils.timeIndexFile(dir, baseOffset));
-            return new LogSegment(baseOffset, log, new OffsetIndex(baseOffset, index), new TimeIndex(baseOffset, timeIndex),
-                    new TransactionIndex(LogFileUtils.transactionIndexFile(dir, baseOffset), stores));
+            offsetIndex.createFile();
+            timeIndex.createFile();
         } catch (IOException | RuntimeException e) {
             log.close();
             throw e;
@@ -109,6 +128,9 @@ final class LogSegment {
      * log's {@link MappedRecords}, copied once, from its mapping into this one.
      */
     void append(Records records, int indexIntervalBytes, long nowMs) throws IOException {
+        if (log == null) {
+            createFiles();
+        }
         if (size == 0) {
             rollBaseMs = nowMs;
         }
@@ -285,32 +307,52 @@ final class LogSegment {
         }
     }
 
+    /**
+     * Forces the log to the device. The offset and time index files are written but not forced: recovery rebuilds
+     * them from the log, so a power loss cannot leave one that matters.
+     */
     void flush() throws IOException {
+        if (log == null) {
+            return;
+        }
         log.flush();
-        offsetIndex.store().flush();
-        timeIndex.store().flush();
+        offsetIndex.writeFile();
+        timeIndex.writeFile();
         txnIndex.flush();
     }
 
     /** Cuts the unflushed tail of the log file at {@code keepBytes} past the flushed position. */
     void dropUnflushed(long keepBytes) throws IOException {
+        if (log == null) {
+            return;
+        }
         long flushed = log.flushedPosition();
         if (flushed < size) {
             log.truncate(Math.min(size, flushed + Math.max(0, keepBytes)));
         }
     }
 
+    /** Writes the index files and unmaps the log. */
     void close() throws IOException {
-        try (log; MappedStore index = offsetIndex.store(); MappedStore time = timeIndex.store()) {
+        if (log == null) {
+            return;
+        }
+        try (MappedStore store = log) {
+            offsetIndex.writeFile();
+            timeIndex.writeFile();
             txnIndex.close();
         }
     }
 
     void deleteFiles() throws IOException {
-        close();
-        Files.deleteIfExists(log.path());
-        Files.deleteIfExists(offsetIndex.store().path());
-        Files.deleteIfExists(timeIndex.store().path());
+        if (log != null) {
+            try (MappedStore store = log) {
+                txnIndex.close();
+            }
+        }
+        Files.deleteIfExists(logFile);
+        Files.deleteIfExists(offsetIndex.file().path());
+        Files.deleteIfExists(timeIndex.file().path());
         txnIndex.deleteFile();
     }
 
@@ -337,12 +379,12 @@ final class LogSegment {
     }
 
     Path logFile() {
-        return log.path();
+        return logFile;
     }
 
     @Override
     public String toString() {
-        return "LogSegment(" + log.path() + ", offsets " + baseOffset + ".." + (nextOffset - 1) + ", " + size + " bytes)";
+        return "LogSegment(" + logFile + ", offsets " + baseOffset + ".." + (nextOffset - 1) + ", " + size + " bytes)";
     }
 
     private void index(RecordBatch batch, int position, int indexIntervalBytes) throws IOException {
@@ -393,7 +435,7 @@ final class LogSegment {
     private MutableRecordBatch batchAt(int position) throws IOException {
         int batchSize = log.read(position, Records.LOG_OVERHEAD).getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
         if (batchSize < DefaultRecordBatch.RECORD_BATCH_OVERHEAD || (long) position + batchSize > size) {
-            throw new IllegalStateException("Segment " + log.path() + " has a batch of " + batchSize
+            throw new IllegalStateException("Segment " + logFile + " has a batch of " + batchSize
                     + " bytes at position " + position + " past its data end " + size);
         }
         return single(log.read(position, batchSize));

@@ -2,7 +2,10 @@ package dev.samsa.log.store;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.BitSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,6 +18,10 @@ import org.slf4j.LoggerFactory;
  * {@code MappedByteBuffer} may be accessed across one), the flushed position, and the
  * bookkeeping that lets {@link #truncate} and {@link #flush} touch only what was written, and the reference count
  * that keeps the mappings while {@link StoreView}s of them are out.
+ *
+ * <p>A store holds no file descriptor: each chunk is mapped through a channel opened for that and closed at once (a
+ * mapping outlives its channel), so a broker with tens of thousands of replicas stays far below {@code ulimit -n}.
+ * The store therefore tracks the file's size itself; only mapping a chunk grows the file.
  */
 abstract class ChunkedMappedStore implements MappedStore {
 
@@ -25,6 +32,7 @@ abstract class ChunkedMappedStore implements MappedStore {
 
     private final Path path;
     private final BitSet dirtyChunks = new BitSet();
+    private long fileSize;
     private long writtenEnd;
     private long flushedPosition;
     private boolean closed;
@@ -35,6 +43,7 @@ abstract class ChunkedMappedStore implements MappedStore {
 
     ChunkedMappedStore(Path path, long existingSize) {
         this.path = path;
+        this.fileSize = existingSize;
         // Bytes already in the file are on disk as far as this store can tell.
         this.writtenEnd = existingSize;
         this.flushedPosition = existingSize;
@@ -52,6 +61,27 @@ abstract class ChunkedMappedStore implements MappedStore {
     abstract ByteBuffer chunkView(int chunk) throws IOException;
 
     abstract void closeMappings() throws IOException;
+
+    /** Creates {@code path} if it is absent, as an empty file, and returns its size. */
+    static long createIfAbsent(Path path) throws IOException {
+        try {
+            FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE).close();
+            return Files.size(path);
+        } catch (IOException e) {
+            throw new IOException("Cannot open " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Called once chunk {@code index} is mapped: mapping grew the file to the end of that chunk if it was shorter. */
+    final void mapped(int index) {
+        fileSize = Math.max(fileSize, (index + 1L) * CHUNK_SIZE);
+    }
+
+    @Override
+    public final long fileSize() throws IOException {
+        checkOpen();
+        return fileSize;
+    }
 
     @Override
     public final void write(long position, ByteBuffer src) throws IOException {

@@ -1,12 +1,18 @@
 package dev.samsa.log.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.samsa.log.store.ChunkedMappedStore.CHUNK_SIZE;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
+
+import com.sun.management.UnixOperatingSystemMXBean;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -158,6 +164,34 @@ class MappedStoreTest {
             all.put(b);
         }
         return all.array();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
+    void shouldHoldNoFileDescriptorWhileOpen(MappedStoreFactory stores) throws IOException {
+        List<MappedStore> open = new ArrayList<>();
+        long before = openFileDescriptors(stores);
+        try {
+            for (int i = 0; i < 200; i++) {
+                MappedStore store = stores.open(tmp.resolve(i + ".log"));
+                open.add(store);
+                store.write(CHUNK_SIZE - 2, ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+            }
+            long during = openFileDescriptors(stores);
+
+            assertThat(during - before).as("descriptors held by 200 open stores of two chunks each").isLessThan(20);
+            assertThat(open.get(7).read(CHUNK_SIZE - 2, 4).array()).containsExactly(1, 2, 3, 4);
+            assertThat(open.get(7).fileSize()).isEqualTo(2L * CHUNK_SIZE);
+        } finally {
+            for (MappedStore store : open) {
+                store.close();
+            }
+        }
+    }
+
+    private static long openFileDescriptors(MappedStoreFactory stores) {
+        stores.awaitReleased();
+        return ((UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getOpenFileDescriptorCount();
     }
 
     @Test
