@@ -77,7 +77,7 @@ public final class KafkaCluster implements AutoCloseable {
         CompletableFuture<MappedStoreFactory> storeProbe = builder.stores != null
                 ? CompletableFuture.completedFuture(builder.stores) : MappedStores.detectInBackground();
         Handlers handlers = Handlers.standard();
-        this.stores = storeProbe.join();
+        this.stores = MappedStores.forOneCluster(storeProbe.join());
         this.seed = builder.seed != null ? builder.seed : new Random().nextLong();
         this.deleteOnClose = builder.dataDirectory == null;
         this.dataDirectory = builder.dataDirectory != null ? builder.dataDirectory : createTempDirectory();
@@ -95,24 +95,27 @@ public final class KafkaCluster implements AutoCloseable {
         List<Broker> started = new ArrayList<>();
         ClusterState created = null;
         try {
-            created = loop.call(() -> {
-                ClusterMetadata metadata = new ClusterMetadata(dataDirectory, stores, random, timeline, builder.clock::milliseconds);
+            // Two trips to the loop in all (one to build the domain, one to register the bound brokers and start the
+            // controller): each trip is a thread hand-off, and a start is mostly hand-offs.
+            Domain domain = loop.call(() -> {
+                ClusterMetadata metadata = new ClusterMetadata(dataDirectory, !deleteOnClose, stores, random, timeline,
+                        builder.clock::milliseconds);
                 metadata.finalizeTransactionVersion(builder.transactionVersion);
-                return new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()), new ProducerIdManager(metadata),
-                        timeline, random, new java.util.EnumMap<>(org.apache.kafka.common.protocol.ApiKeys.class),
-                        new dev.samsa.fault.FaultState());
+                ClusterState cluster = new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()),
+                        new ProducerIdManager(metadata), timeline, random,
+                        new java.util.EnumMap<>(org.apache.kafka.common.protocol.ApiKeys.class), new dev.samsa.fault.FaultState());
+                cluster.produceHistory().enabled(builder.history);
+                cluster.consumerHistory().enabled(builder.history);
+                timeline.record(new ClusterStarted(seed, builder.brokers));
+                return new Domain(cluster, new GroupCoordinator(cluster), new TransactionCoordinator(cluster));
             });
+            created = domain.state();
             this.state = created;
-            boolean recordHistory = builder.history;
-            loop.call(() -> {
-                state.produceHistory().enabled(recordHistory);
-                state.consumerHistory().enabled(recordHistory);
-                return null;
-            });
-            timeline.record(new ClusterStarted(seed, builder.brokers));
-            this.groupCoordinator = loop.call(() -> new GroupCoordinator(state));
-            this.transactionCoordinator = loop.call(() -> new TransactionCoordinator(state));
+            this.groupCoordinator = domain.groups();
+            this.transactionCoordinator = domain.transactions();
             Map<String, String> clusterDefaults = new HashMap<>();
+            List<BrokerInfo> infos = new ArrayList<>();
+            List<BrokerConfigs> infoConfigs = new ArrayList<>();
             for (int id = 1; id <= builder.brokers; id++) {
                 Map<String, String> configs = new LinkedHashMap<>(builder.brokerConfigs);
                 configs.put("broker.id", Integer.toString(id));
@@ -128,17 +131,16 @@ public final class KafkaCluster implements AutoCloseable {
                     ports.add(builder.basePort == 0 ? 0 : builder.basePort + l * builder.brokers + id - 1);
                 }
                 Broker broker = new Broker(id, name + "-broker-" + id, ports, state, handlers, groupCoordinator,
-                        transactionCoordinator,                         brokerConfigs.getInt("socket.request.max.bytes"), security);
+                        transactionCoordinator, brokerConfigs.getInt("socket.request.max.bytes"), security);
                 started.add(broker);
-                int brokerId = id;
-                String rack = builder.racks.get(id);
-                loop.call(() -> {
-                    state.metadata().registerBroker(new BrokerInfo(brokerId, "127.0.0.1", broker.port(), rack), brokerConfigs);
-                    timeline.record(new BrokerStarted(brokerId));
-                    return null;
-                });
+                infos.add(new BrokerInfo(id, "127.0.0.1", broker.port(), builder.racks.get(id)));
+                infoConfigs.add(brokerConfigs);
             }
             loop.call(() -> {
+                for (int i = 0; i < infos.size(); i++) {
+                    state.metadata().registerBroker(infos.get(i), infoConfigs.get(i));
+                    timeline.record(new BrokerStarted(infos.get(i).id()));
+                }
                 state.metadata().loadTopics();
                 for (TopicSpec t : builder.topics) {
                     if (state.metadata().topic(t.name) == null) {
@@ -161,6 +163,10 @@ public final class KafkaCluster implements AutoCloseable {
         }
         this.brokers = Collections.unmodifiableList(started);
         log.info("Samsa cluster started: bootstrap.servers={} seed={} dir={}", bootstrapServers(), seed, dataDirectory);
+    }
+
+    /** What the first trip to the loop builds. */
+    private record Domain(ClusterState state, GroupCoordinator groups, TransactionCoordinator transactions) {
     }
 
     public static Builder builder() {

@@ -64,19 +64,32 @@ public final class RequestCodec {
      * Encodes and decodes one ApiVersions exchange, so that a kafka-clients on the classpath that is not the one the
      * broker was built with stops the cluster's start with a message, instead of killing every connection later.
      *
+     * The classpath cannot change under a running JVM, so the exchange runs once and its outcome is kept.
+     *
      * @throws IllegalStateException naming the kafka-clients found when the codec cannot run
      */
     public static void selfCheck() {
-        try {
-            RequestHeader header = new RequestHeader(ApiKeys.API_VERSIONS, ApiKeys.API_VERSIONS.latestVersion(), "samsa", 1);
-            ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(),
-                    new ApiVersionsRequestData().setClientSoftwareName("samsa").setClientSoftwareVersion("0"),
-                    header.apiVersion());
-            decodeBody(decodeHeader(frame), frame, true);
-            encodeResponse(header, header.apiVersion(), new org.apache.kafka.common.message.ApiVersionsResponseData());
-        } catch (LinkageError | RuntimeException e) {
-            throw new IllegalStateException("Samsa's Kafka protocol codec cannot run with the kafka-clients on this "
-                    + "classpath (" + org.apache.kafka.common.utils.AppInfoParser.getVersion() + "): " + e, e);
+        if (SelfCheck.FAILURE != null) {
+            throw new IllegalStateException(SelfCheck.FAILURE.getMessage(), SelfCheck.FAILURE.getCause());
+        }
+    }
+
+    private static final class SelfCheck {
+        static final IllegalStateException FAILURE = run();
+
+        private static IllegalStateException run() {
+            try {
+                RequestHeader header = new RequestHeader(ApiKeys.API_VERSIONS, ApiKeys.API_VERSIONS.latestVersion(), "samsa", 1);
+                ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(),
+                        new ApiVersionsRequestData().setClientSoftwareName("samsa").setClientSoftwareVersion("0"),
+                        header.apiVersion());
+                decodeBody(decodeHeader(frame), frame, true);
+                encodeResponse(header, header.apiVersion(), new org.apache.kafka.common.message.ApiVersionsResponseData());
+                return null;
+            } catch (LinkageError | RuntimeException e) {
+                return new IllegalStateException("Samsa's Kafka protocol codec cannot run with the kafka-clients on this "
+                        + "classpath (" + org.apache.kafka.common.utils.AppInfoParser.getVersion() + "): " + e, e);
+            }
         }
     }
 
