@@ -193,6 +193,32 @@ public final class Security {
                 options.brokerKeyStore(), options.brokerKeyStorePassword()));
     }
 
+    /**
+     * How client configs hand out TLS trust (and client keys for mutual TLS): PEM strings, the default, or PKCS12
+     * files under the cluster's data directory with ssl.truststore.password (and ssl.keystore.password,
+     * ssl.key.password) set.
+     */
+    public Security clientStores(StoreType type) {
+        return withOptions(new Options(options.oauthKey(), options.oauthRequiredScope(), Objects.requireNonNull(type, "type"),
+                options.brokerKeyStore(), options.brokerKeyStorePassword()));
+    }
+
+    /**
+     * Every broker's TLS listeners present the one key entry of {@code keyStore} (its certificate should name
+     * 127.0.0.1 or localhost, as clients check the host name) instead of a certificate from the cluster's CA. Client
+     * configs trust the last certificate of that entry's chain. Mutual TLS client certificates still come from the
+     * cluster's CA.
+     *
+     * @param password the keystore's key password
+     * @throws IllegalArgumentException when the keystore does not hold exactly one key entry
+     */
+    public Security brokerKeyStore(KeyStore keyStore, String password) {
+        new dev.samsa.security.BrokerKeyStore(Objects.requireNonNull(keyStore, "keyStore"),
+                Objects.requireNonNull(password, "password").toCharArray());
+        return withOptions(new Options(options.oauthKey(), options.oauthRequiredScope(), options.clientStores(), keyStore,
+                password));
+    }
+
     private Security withOptions(Options changed) {
         return new Security(listeners, mechanisms, users, mutualTls, principalMappingRules, acls, changed);
     }
@@ -293,6 +319,15 @@ public final class Security {
 
     List<String> oauthBearerRequiredScope() {
         return options.oauthRequiredScope();
+    }
+
+    StoreType clientStoreType() {
+        return options.clientStores();
+    }
+
+    dev.samsa.security.BrokerKeyStore brokerKeyStore() {
+        return options.brokerKeyStore() == null ? null
+                : new dev.samsa.security.BrokerKeyStore(options.brokerKeyStore(), options.brokerKeyStorePassword().toCharArray());
     }
 
     List<Protocol> listeners() {

@@ -17,7 +17,7 @@ public sealed interface ClusterEvent permits
         RecordsDeleted, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,
         // faults
         FailuresScheduled, FaultInjected, ReplicationPaused, ReplicationResumed, BrokerLatency, BrokerIsolated,
-        IsolationHealed, ClientConnectionsDropped, RequestsIntercepted, InterceptionRemoved, TxnMarkersHeld,
+        IsolationHealed, ClientConnectionsDropped, SaslSessionsExpired, CertificateRotated, RequestsIntercepted, InterceptionRemoved, TxnMarkersHeld,
         TxnMarkersReleased, TxnCoordinatorFaultArmed,
         // consumer groups and their coordinator
         GroupCreated, GroupRemoved, GroupStateChanged, RebalanceStarted, GenerationStarted, MemberJoined, MemberRemoved,

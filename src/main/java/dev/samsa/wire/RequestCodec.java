@@ -3,9 +3,13 @@ package dev.samsa.wire;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.network.Send;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.SendBuilder;
+import org.apache.kafka.common.record.BaseRecords;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -102,5 +106,41 @@ public final class RequestCodec {
     public static ByteBuffer encodeResponse(RequestHeader requestHeader, short version, ApiMessage response) {
         ResponseHeader header = new ResponseHeader(requestHeader.correlationId(), requestHeader.apiKey().responseHeaderVersion(version));
         return RequestUtils.serialize(header.data(), header.headerVersion(), response, version);
+    }
+
+    /**
+     * A response as it goes on the wire, size prefix first, the way Kafka's broker sends it: the fields serialized,
+     * the record bytes referenced where they lie (in a segment's mapping for a fetch), not copied.
+     *
+     * @param version as for {@link #encodeResponse}
+     */
+    public static Send responseSend(RequestHeader requestHeader, short version, ApiMessage response) {
+        ResponseHeader header = new ResponseHeader(requestHeader.correlationId(), requestHeader.apiKey().responseHeaderVersion(version));
+        return SendBuilder.buildResponseSend(header, response, version);
+    }
+
+    /**
+     * Lets go of the record bytes a response holds in place (records that are {@link AutoCloseable}, which keep a
+     * segment mapped), once the response is sent or dropped.
+     */
+    public static void releaseRecords(ApiMessage response) {
+        if (response instanceof FetchResponseData fetch) {
+            for (FetchResponseData.FetchableTopicResponse topic : fetch.responses()) {
+                for (FetchResponseData.PartitionData partition : topic.partitions()) {
+                    releaseRecords(partition.records());
+                }
+            }
+        }
+    }
+
+    /** See {@link #releaseRecords(ApiMessage)}; for records read but not answered. */
+    public static void releaseRecords(BaseRecords records) {
+        if (records instanceof AutoCloseable held) {
+            try {
+                held.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("Cannot release " + records, e);
+            }
+        }
     }
 }
