@@ -225,7 +225,11 @@ public final class Security {
         return new Security(listeners, mechanisms, users, mutualTls, principalMappingRules, acls, changed);
     }
 
-    /** The SSL listener requires client certificates (ssl.client.auth=required); the principal is the certificate's DN. */
+    /**
+     * The SSL and SASL_SSL listeners require client certificates (ssl.client.auth=required, which Kafka applies to
+     * both). On SSL the principal is the certificate's DN as {@link #principalMappingRules} maps it, on SASL_SSL the
+     * SASL user, as in Kafka.
+     */
     public Security mutualTls() {
         return new Security(listeners, mechanisms, users, true, principalMappingRules, acls, options);
     }

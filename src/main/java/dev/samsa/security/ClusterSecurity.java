@@ -116,7 +116,7 @@ public final class ClusterSecurity {
                 boolean usesTls = protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL;
                 boolean sasl = protocol == SecurityProtocol.SASL_PLAINTEXT || protocol == SecurityProtocol.SASL_SSL;
                 listeners.add(new ListenerSecurity(protocol, usesTls ? tls::get : null,
-                        mutualTls && protocol == SecurityProtocol.SSL, principalMapper,
+                        mutualTls && usesTls, principalMapper,
                         sasl ? saslMechanisms : List.of(), credentials, maxReauthenticationMs));
             }
             return List.copyOf(listeners);
