@@ -23,6 +23,7 @@ import dev.samsa.time.ClusterClock;
 import dev.samsa.time.ClusterLoop;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -534,11 +535,20 @@ public final class KafkaCluster implements AutoCloseable {
             stores.awaitReleased();
             if (deleteOnClose) {
                 try {
-                    LogFileUtils.deleteRecursively(dataDirectory);
+                    deleteDataDirectory();
                 } catch (IOException e) {
                     log.warn("Could not delete data directory {}: {}", dataDirectory, e.toString());
                 }
             }
+        }
+    }
+
+    /** A cluster that never created a topic left its directory empty: one rmdir, no walk. */
+    private void deleteDataDirectory() throws IOException {
+        try {
+            Files.deleteIfExists(dataDirectory);
+        } catch (DirectoryNotEmptyException e) {
+            LogFileUtils.deleteRecursively(dataDirectory);
         }
     }
 
