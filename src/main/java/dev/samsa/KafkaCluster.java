@@ -88,6 +88,9 @@ public final class KafkaCluster implements AutoCloseable {
         this.security = builder.security == null ? ClusterSecurity.plaintext() : clusterSecurity(name, builder.security,
                 Long.parseLong(builder.brokerConfigs.getOrDefault("connections.max.reauth.ms", "0")),
                 dataDirectory.resolve("metadata").resolve("acls.properties"));
+        if (builder.security != null) {
+            security.keepScramCredentialsIn(dataDirectory.resolve("metadata").resolve("scram-credentials.properties"));
+        }
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
         Timeline timeline = new Timeline(builder.clock::milliseconds, loop::wallMillis, builder.timelineCapacity);

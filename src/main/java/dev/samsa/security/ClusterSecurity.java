@@ -1,5 +1,6 @@
 package dev.samsa.security;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +69,14 @@ public final class ClusterSecurity {
         boolean tls = protocols.stream().anyMatch(p -> p == SecurityProtocol.SSL || p == SecurityProtocol.SASL_SSL);
         this.ca = tls ? new CertificateAuthority(clusterName + " CA") : null;
         this.brokerKeys = brokerKeys;
+    }
+
+    /**
+     * Keeps the SCRAM credentials in {@code file} across restarts (see {@link ScramCredentialStore}): a fresh directory
+     * is seeded with the users given at start, an existing one replaces them with what it holds.
+     */
+    public void keepScramCredentialsIn(Path file) {
+        ScramCredentialStore.keep(credentials, file);
     }
 
     /** The one PLAINTEXT listener of a cluster that asked for no security. */
