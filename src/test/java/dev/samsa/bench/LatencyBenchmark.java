@@ -1,6 +1,7 @@
 package dev.samsa.bench;
 
 import dev.samsa.KafkaCluster;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -25,12 +26,22 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>For 1 broker (acks=1) and 3 brokers (replication factor 3, min.insync.replicas=2, acks=all, idempotent), each run
  * prints p50/p99/p99.9/max of produce-to-ack (send until get() returns) and produce-to-consume (send until poll()
- * hands the record over), in milliseconds; then min/median/max over the runs of each p99. A warm-up of
+ * hands the record over), in milliseconds, and the cluster loop's CPU time and allocation per record (the broker's
+ * work, which a noisy machine does not blur); then min/median/max over the runs of each p99. A warm-up of
  * {@code warmupRecords} on the same cluster comes first and is not counted.
  */
 public final class LatencyBenchmark {
 
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
     private LatencyBenchmark() {
+    }
+
+    /** The one cluster loop running (each measurement has one cluster): its CPU and allocation are the broker's work. */
+    private static long loopThreadId() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().matches("samsa-\\d+-loop"))
+                .findFirst().orElseThrow().getId();
     }
 
     public static void main(String[] args) throws Exception {
@@ -62,12 +73,19 @@ public final class LatencyBenchmark {
                 roundTrips(producer, consumer, topic, value, warmup);
                 double[] ackP99 = new double[runs];
                 double[] e2eP99 = new double[runs];
+                long loopId = loopThreadId();
                 for (int run = 0; run < runs; run++) {
+                    long cpuBefore = THREADS.getThreadCpuTime(loopId);
+                    long allocatedBefore = THREADS.getThreadAllocatedBytes(loopId);
                     long[][] nanos = roundTrips(producer, consumer, topic, value, records);
+                    long loopCpu = THREADS.getThreadCpuTime(loopId) - cpuBefore;
+                    long loopAllocated = THREADS.getThreadAllocatedBytes(loopId) - allocatedBefore;
                     ackP99[run] = percentile(nanos[0], 0.99);
                     e2eP99[run] = percentile(nanos[1], 0.99);
-                    System.out.printf(Locale.ROOT, "%d broker(s), acks=%s, run %d: produce-to-ack %s; produce-to-consume %s%n",
-                            brokers, acks, run + 1, summary(nanos[0]), summary(nanos[1]));
+                    System.out.printf(Locale.ROOT, "%d broker(s), acks=%s, run %d: produce-to-ack %s; produce-to-consume %s; "
+                                    + "cluster loop per record: %.1f us CPU, %,d bytes allocated%n",
+                            brokers, acks, run + 1, summary(nanos[0]), summary(nanos[1]), loopCpu / 1e3 / records,
+                            loopAllocated / records);
                 }
                 System.out.printf(Locale.ROOT, "%d broker(s), acks=%s, p99 over %d runs: produce-to-ack %s; produce-to-consume %s%n",
                         brokers, acks, runs, minMedianMax(ackP99), minMedianMax(e2eP99));

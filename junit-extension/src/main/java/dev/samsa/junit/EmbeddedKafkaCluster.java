@@ -125,6 +125,17 @@ public @interface EmbeddedKafkaCluster {
     /** The SSL listener requires client certificates. */
     boolean mutualTls() default false;
 
+    /**
+     * ACLs, one per line as {@link dev.samsa.Security#acl(String)} reads them, e.g.
+     * {@code acls = {"User:alice ALLOW READ TOPIC orders", "User:alice ALLOW READ GROUP billing"}}. Any ACL or super
+     * user turns the authorizer on (on every listener; with no {@link #listeners()}, the one PLAINTEXT listener, whose
+     * clients are User:ANONYMOUS).
+     */
+    String[] acls() default {};
+
+    /** Users (names as in {@link #users()}) who may do everything: Kafka's super.users. */
+    String[] superUsers() default {};
+
     /** Which {@link dev.samsa.time.ClusterClock} drives the cluster. */
     enum ClockType {
         /** Follows the wall clock. */
