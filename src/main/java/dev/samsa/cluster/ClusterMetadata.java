@@ -62,12 +62,21 @@ public final class ClusterMetadata {
 
     public ClusterMetadata(Path dataDir, MappedStoreFactory stores, Random random, Timeline timeline,
                            LongSupplier clusterTimeMs) {
+        this(dataDir, true, stores, random, timeline, clusterTimeMs);
+    }
+
+    /**
+     * @param durable false for a temporary data directory, deleted on close: the metadata is kept in memory only,
+     *     since no later cluster will read it (see {@link MetadataStore})
+     */
+    public ClusterMetadata(Path dataDir, boolean durable, MappedStoreFactory stores, Random random, Timeline timeline,
+                           LongSupplier clusterTimeMs) {
         this.dataDir = dataDir;
         this.stores = stores;
         this.random = random;
         this.timeline = timeline;
         this.clock = clusterTimeMs;
-        this.store = new MetadataStore(dataDir);
+        this.store = new MetadataStore(dataDir, durable);
         String id = store.clusterProperty("cluster.id");
         if (id == null) {
             id = new Uuid(random.nextLong(), random.nextLong()).toString();

@@ -13,7 +13,6 @@ import dev.samsa.group.classic.SyncResult;
 import dev.samsa.group.modern.consumer.ClassicProtocolMembers;
 import dev.samsa.group.modern.consumer.ConsumerGroup;
 import dev.samsa.group.modern.consumer.ConsumerGroups;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -147,12 +146,6 @@ final class ClassicProtocolRequests {
 
     /** ListGroups on one broker: the groups of the partitions it coordinates. */
     List<ClassicGroup> listGroups(int brokerId) {
-        List<ClassicGroup> all = new ArrayList<>();
-        for (GroupCoordinatorShard shard : context.shards()) {
-            if (shard.brokerId == brokerId) {
-                all.addAll(shard.groups.values());
-            }
-        }
-        return all;
+        return context.shardsOf(brokerId).stream().flatMap(shard -> shard.groups.values().stream()).toList();
     }
 }

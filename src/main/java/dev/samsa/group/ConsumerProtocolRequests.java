@@ -10,7 +10,6 @@ import dev.samsa.group.modern.consumer.ConsumerGroup;
 import dev.samsa.group.modern.consumer.ConsumerGroups;
 import dev.samsa.group.modern.consumer.HeartbeatRequest;
 import dev.samsa.group.modern.consumer.HeartbeatResult;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiConsumer;
@@ -134,12 +133,6 @@ final class ConsumerProtocolRequests {
 
     /** ListGroups on one broker: the consumer groups of the partitions it coordinates. */
     List<ConsumerGroup> listConsumerGroups(int brokerId) {
-        List<ConsumerGroup> all = new ArrayList<>();
-        for (GroupCoordinatorShard shard : context.shards()) {
-            if (shard.brokerId == brokerId) {
-                all.addAll(shard.consumerGroups.values());
-            }
-        }
-        return all;
+        return context.shardsOf(brokerId).stream().flatMap(shard -> shard.consumerGroups.values().stream()).toList();
     }
 }

@@ -157,11 +157,9 @@ public final class GroupCoordinator {
      * coordinator only, so the client address within that broker names the connection.
      */
     public void connectionClosed(int brokerId, String clientAddress) {
-        for (GroupCoordinatorShard shard : context.shards()) {
-            if (shard.brokerId == brokerId) {
-                shard.groups.values().forEach(g -> classic.liveness().connectionClosed(g, clientAddress));
-                shard.consumerGroups.values().forEach(g -> consumer.connectionClosed(g, clientAddress));
-            }
+        for (GroupCoordinatorShard shard : context.shardsOf(brokerId)) {
+            shard.groups.values().forEach(g -> classic.liveness().connectionClosed(g, clientAddress));
+            shard.consumerGroups.values().forEach(g -> consumer.connectionClosed(g, clientAddress));
         }
     }
 

@@ -81,6 +81,11 @@ final class GroupCoordinatorContext implements ClassicGroupContext, ConsumerGrou
         return runtime.shards();
     }
 
+    /** The loaded shards of the partitions {@code brokerId} coordinates. */
+    List<GroupCoordinatorShard> shardsOf(int brokerId) {
+        return runtime.shards().stream().filter(shard -> shard.brokerId == brokerId).toList();
+    }
+
     /** Whether {@code shard} is still the loaded one of its partition (a timer may outlive an unload). */
     boolean isLoaded(GroupCoordinatorShard shard) {
         return runtime.isLoaded(shard);

@@ -30,6 +30,8 @@ import org.apache.kafka.common.record.Records;
  */
 final class LogSegment {
 
+    private static final int BATCH_HEADER_TO_LAST_OFFSET_DELTA = DefaultRecordBatch.LAST_OFFSET_DELTA_OFFSET + Integer.BYTES;
+
     private final long baseOffset;
     private final Path logFile;
     private final MappedStoreFactory stores;
@@ -122,8 +124,11 @@ final class LogSegment {
         return torn;
     }
 
-    /** Appends batches whose offsets are assigned and follow {@link #nextOffset()}. */
-    void append(MemoryRecords records, int indexIntervalBytes, long nowMs) throws IOException {
+    /**
+     * Appends batches whose offsets are assigned and follow {@link #nextOffset()}: a {@link MemoryRecords} or another
+     * log's {@link MappedRecords}, copied once, from its mapping into this one.
+     */
+    void append(Records records, int indexIntervalBytes, long nowMs) throws IOException {
         if (log == null) {
             createFiles();
         }
@@ -131,8 +136,16 @@ final class LogSegment {
             rollBaseMs = nowMs;
         }
         int position = size;
-        log.write(position, records.buffer());
-        for (MutableRecordBatch batch : records.batches()) {
+        if (records instanceof MappedRecords mapped) {
+            long at = position;
+            for (ByteBuffer buffer : mapped.buffers()) {
+                log.write(at, buffer);
+                at += buffer.remaining();
+            }
+        } else {
+            log.write(position, ((MemoryRecords) records).buffer());
+        }
+        for (RecordBatch batch : records.batches()) {
             index(batch, position, indexIntervalBytes);
             position += batch.sizeInBytes();
         }
@@ -158,25 +171,63 @@ final class LogSegment {
      */
     Optional<MemoryRecords> read(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
             throws IOException {
+        long range = range(startOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+        if (range < 0) {
+            return Optional.empty();
+        }
+        return Optional.of(MemoryRecords.readableRecords(log.read(rangeStart(range), rangeLength(range))));
+    }
+
+    /**
+     * What {@link #read} returns, seen in place in the mapping; an empty view when no whole batch fits.
+     *
+     * @return empty if {@code startOffset} is past this segment's data
+     */
+    Optional<Records> readMapped(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
+            throws IOException {
+        long range = range(startOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+        if (range < 0) {
+            return Optional.empty();
+        }
+        if (rangeLength(range) == 0) {
+            return Optional.of(MemoryRecords.EMPTY);
+        }
+        return Optional.of(new MappedRecords(log.view(rangeStart(range), rangeLength(range))));
+    }
+
+    /**
+     * The bytes {@link #read} returns, as start position (high half) and length (low half), walking batch headers
+     * only; -1 if {@code startOffset} is past this segment's data.
+     */
+    private long range(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) throws IOException {
         int start = positionOfBatchContaining(startOffset);
         if (start >= size) {
-            return Optional.empty();
+            return -1;
         }
         int end = start;
         while (end < size) {
-            MutableRecordBatch batch = batchAt(end);
-            if (batch.lastOffset() >= maxOffsetExclusive) {
+            ByteBuffer header = batchHeaderAt(end);
+            int batchSize = header.getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
+            if (lastOffset(header) >= maxOffsetExclusive) {
                 break;
             }
-            if ((long) end - start + batch.sizeInBytes() > maxBytes) {
+            if ((long) end - start + batchSize > maxBytes) {
                 if (end == start && minOneBatch) {
-                    end += batch.sizeInBytes();
+                    end += batchSize;
                 }
                 break;
             }
-            end += batch.sizeInBytes();
+            end += batchSize;
         }
-        return Optional.of(MemoryRecords.readableRecords(log.read(start, end - start)));
+        return ((long) start << 32) | (end - start);
+    }
+
+    private static int rangeStart(long range) {
+        return (int) (range >>> 32);
+    }
+
+    private static int rangeLength(long range) {
+        return (int) range;
     }
 
     /** The first record, in offset order from {@code startingOffset}, whose timestamp is at least {@code timestamp}. */
@@ -354,13 +405,31 @@ final class LogSegment {
     private int positionOfBatchContaining(long offset) throws IOException {
         int position = offsetIndex.lookup(offset);
         while (position < size) {
-            MutableRecordBatch batch = batchAt(position);
-            if (batch.lastOffset() >= offset) {
+            ByteBuffer header = batchHeaderAt(position);
+            if (lastOffset(header) >= offset) {
                 return position;
             }
-            position += batch.sizeInBytes();
+            position += header.getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
         }
         return size;
+    }
+
+    /**
+     * The header of the batch at {@code position}, up to its last offset delta: enough to walk the log without
+     * reading the records.
+     */
+    private ByteBuffer batchHeaderAt(int position) throws IOException {
+        ByteBuffer header = log.read(position, BATCH_HEADER_TO_LAST_OFFSET_DELTA);
+        int batchSize = header.getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
+        if (batchSize < DefaultRecordBatch.RECORD_BATCH_OVERHEAD || (long) position + batchSize > size) {
+            throw new IllegalStateException("Segment " + log.path() + " has a batch of " + batchSize
+                    + " bytes at position " + position + " past its data end " + size);
+        }
+        return header;
+    }
+
+    private static long lastOffset(ByteBuffer header) {
+        return header.getLong(0) + header.getInt(DefaultRecordBatch.LAST_OFFSET_DELTA_OFFSET);
     }
 
     /** A batch inside the recovered data, which is valid by construction. */

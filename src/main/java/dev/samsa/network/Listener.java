@@ -6,6 +6,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -57,15 +59,16 @@ public final class Listener implements AutoCloseable {
         this.onUnexpected = onUnexpected;
         this.dispatcher = dispatcher;
         this.maxRequestBytes = maxRequestBytes;
-        ServerSocket socket = new ServerSocket();
-        socket.setReuseAddress(true);
+        // A channel's sockets, so that fetched records can be written to them in place (ResponseSink).
+        ServerSocketChannel socket = ServerSocketChannel.open();
         try {
+            socket.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 128);
         } catch (IOException e) {
             socket.close();
             throw new IOException("Cannot listen on 127.0.0.1:" + port + " for " + name + ": " + e.getMessage(), e);
         }
-        this.server = socket;
+        this.server = socket.socket();
         this.acceptor = new Thread(this::acceptLoop, name + "-acceptor");
         acceptor.setDaemon(true);
         acceptor.start();
@@ -113,7 +116,7 @@ public final class Listener implements AutoCloseable {
     }
 
     private void accept() throws IOException {
-        Socket socket = tls(server.accept());
+        Socket socket = tls(server.getChannel().accept().socket());
         Connection[] holder = new Connection[1];
         try {
             if (refusing) {

@@ -21,6 +21,8 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
 
     private final ReferenceOwner owner;
     private final List<MappedBytesStore> chunks = new ArrayList<>();
+    /** Per chunk, a read-only ByteBuffer over its memory, made on the first view of it. */
+    private final List<ByteBuffer> chunkViews = new ArrayList<>();
 
     private ChronicleMappedStore(Path path, long size) {
         super(path, size);
@@ -55,6 +57,21 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
         }
     }
 
+    @Override
+    ByteBuffer chunkView(int chunk) throws IOException {
+        MappedBytesStore store = chunk(chunk);
+        while (chunkViews.size() <= chunk) {
+            chunkViews.add(null);
+        }
+        ByteBuffer view = chunkViews.get(chunk);
+        if (view == null) {
+            // A direct buffer at the chunk's address: it does not keep the mapping alive, the store's views do.
+            view = store.toTemporaryDirectByteBuffer().limit(CHUNK_SIZE).slice().asReadOnlyBuffer();
+            chunkViews.set(chunk, view);
+        }
+        return view;
+    }
+
     /** Chronicle unmaps and closes released files on its background releaser thread; this waits for it. */
     static void awaitReleased() {
         BackgroundResourceReleaser.releasePendingResources();
@@ -68,6 +85,7 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
             }
         }
         chunks.clear();
+        chunkViews.clear();
     }
 
     private MappedBytesStore chunk(int index) throws IOException {

@@ -50,10 +50,15 @@ final class JdkMappedStore extends ChunkedMappedStore {
     }
 
     @Override
+    ByteBuffer chunkView(int chunk) throws IOException {
+        return chunk(chunk).asReadOnlyBuffer();
+    }
+
+    @Override
     void closeMappings() throws IOException {
         // Unmap now rather than at some later GC, so that a cluster that opens and deletes many
-        // segments does not pile up mappings. Nothing reads these buffers after close: reads
-        // return copies.
+        // segments does not pile up mappings. Nothing reads these buffers any more: reads return
+        // copies, and this runs only once the last view is released.
         if (arena != null) {
             ArenaMapping.close(arena);
         } else {

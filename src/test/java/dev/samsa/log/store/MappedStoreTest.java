@@ -100,6 +100,74 @@ class MappedStoreTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("factories")
+    void shouldViewTheMappedBytesInPlaceAcrossChunks(MappedStoreFactory stores) throws IOException {
+        byte[] data = new byte[2 * ChunkedMappedStore.CHUNK_SIZE + 5];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (i * 13 + 1);
+        }
+        try (MappedStore store = stores.open(tmp.resolve("view.log"))) {
+            store.write(300, ByteBuffer.wrap(data));
+            StoreView view = store.view(300, data.length);
+
+            assertThat(view.buffers()).hasSize(3).allSatisfy(b -> {
+                assertThat(b.isDirect()).as("no heap copy").isTrue();
+                assertThat(b.isReadOnly()).isTrue();
+            });
+            assertThat(concat(view)).isEqualTo(data);
+            assertThat(view.intact()).isTrue();
+            view.release();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
+    void shouldKeepAViewReadableAfterItsStoreClosesUntilReleased(MappedStoreFactory stores) throws Exception {
+        byte[] data = {9, 8, 7, 6, 5};
+        MappedStore store = stores.open(tmp.resolve("closing.log"));
+        store.write(0, ByteBuffer.wrap(data));
+        StoreView view = store.view(0, data.length);
+        store.close();
+        stores.awaitReleased();
+
+        assertThat(concat(view)).as("still mapped: the view holds it").isEqualTo(data);
+        // Released on another thread, as the connection's writer does after sending.
+        Thread writer = new Thread(view::release);
+        writer.start();
+        writer.join();
+        view.release();
+        stores.awaitReleased();
+        assertThatThrownBy(() -> store.view(0, 1)).isInstanceOf(IOException.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
+    void shouldMarkViewsTakenBeforeATruncationAsNoLongerIntact(MappedStoreFactory stores) throws IOException {
+        try (MappedStore store = stores.open(tmp.resolve("trunc.log"))) {
+            store.write(0, ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+            StoreView before = store.view(0, 4);
+            store.truncate(4);
+            assertThat(before.intact()).as("nothing dropped").isTrue();
+
+            store.truncate(2);
+
+            assertThat(before.intact()).isFalse();
+            StoreView after = store.view(0, 2);
+            assertThat(after.intact()).isTrue();
+            before.release();
+            after.release();
+        }
+    }
+
+    private static byte[] concat(StoreView view) {
+        ByteBuffer all = ByteBuffer.allocate(view.length());
+        for (ByteBuffer b : view.buffers()) {
+            all.put(b);
+        }
+        return all.array();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
     void shouldHoldNoFileDescriptorWhileOpen(MappedStoreFactory stores) throws IOException {
         List<MappedStore> open = new ArrayList<>();
         long before = openFileDescriptors(stores);
