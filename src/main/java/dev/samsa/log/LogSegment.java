@@ -23,8 +23,9 @@ import org.apache.kafka.common.record.Records;
  * with its {@link OffsetIndex}, {@link TimeIndex} and {@link TransactionIndex}, all named by the segment's base
  * offset.
  *
- * <p>The files are mapped and larger than their data, so the end of the data is the end of the
- * last valid batch, found by {@link #recover} and tracked in memory after that.
+ * <p>The log file is mapped and larger than its data, so the end of the data is the end of the
+ * last valid batch, found by {@link #recover} and tracked in memory after that. The offset and time indexes live in
+ * memory (see {@link IndexFile}).
  *
  * <p>This class is not thread-safe: the cluster loop owns the log.
  */
@@ -69,7 +70,7 @@ final class LogSegment {
 
     /**
      * An empty segment whose files (and directory) are created by its first append, as a partition that nobody writes
-     * to needs none: the fifty partitions of {@code __consumer_offsets} cost nothing on disk until a group uses them.
+     * to needs none: the partitions of {@code __consumer_offsets} cost nothing on disk until a group uses them.
      * Only for a log with no segment on disk, whose start offset is 0 or checkpointed, so that a restart before the
      * first append finds the same empty log.
      */
