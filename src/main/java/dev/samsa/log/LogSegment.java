@@ -61,7 +61,7 @@ final class LogSegment {
         this.nextOffset = baseOffset;
     }
 
-    /** Opens or creates the segment's files; an existing segment holds no data until {@link #recover}. */
+    /** Opens or creates the segment's log file; an existing segment holds no data until {@link #recover}. */
     static LogSegment open(Path dir, long baseOffset, MappedStoreFactory stores) throws IOException {
         LogSegment segment = new LogSegment(dir, baseOffset, stores);
         segment.createFiles();
@@ -78,16 +78,10 @@ final class LogSegment {
         return new LogSegment(dir, baseOffset, stores);
     }
 
+    /** The log file; the index files follow when they are first written. */
     private void createFiles() throws IOException {
         Files.createDirectories(logFile.getParent());
         log = stores.open(logFile);
-        try {
-            offsetIndex.createFile();
-            timeIndex.createFile();
-        } catch (IOException | RuntimeException e) {
-            log.close();
-            throw e;
-        }
     }
 
     /** Sees the batches of a segment in order; may write to the segment's transaction index. */
