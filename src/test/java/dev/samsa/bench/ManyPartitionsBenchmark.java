@@ -61,6 +61,8 @@ public final class ManyPartitionsBenchmark {
                 heap[i] = (double) (heapAfterGc() - baseHeap) / replicas;
                 rss[i] = (rssKiB() - baseRss) * 1024.0 / replicas;
             }
+            System.out.printf(Locale.ROOT, "run %d: start %.0f ms, produce %.0f ms, per replica: %.3f descriptors, %.3f mappings,"
+                    + " %.0f B heap, %.0f B resident%n", i + 1, start[i], produce[i], descriptors[i], maps[i], heap[i], rss[i]);
         }
         System.out.printf(Locale.ROOT, "start with the topic (ms)               %s%n", stats(start, "%.0f"));
         System.out.printf(Locale.ROOT, "produce 1 record per partition (ms)     %s%n", stats(produce, "%.0f"));
