@@ -88,6 +88,9 @@ public final class KafkaCluster implements AutoCloseable {
         this.security = builder.security == null ? ClusterSecurity.plaintext() : clusterSecurity(name, builder.security,
                 Long.parseLong(builder.brokerConfigs.getOrDefault("connections.max.reauth.ms", "0")),
                 dataDirectory.resolve("metadata").resolve("acls.properties"));
+        if (builder.security != null) {
+            security.keepScramCredentialsIn(dataDirectory.resolve("metadata").resolve("scram-credentials.properties"));
+        }
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
         Timeline timeline = new Timeline(builder.clock::milliseconds, loop::wallMillis, builder.timelineCapacity);
@@ -265,10 +268,10 @@ public final class KafkaCluster implements AutoCloseable {
             config.put("ssl.truststore.type", "PEM");
             config.put("ssl.truststore.certificates", security.truststorePem());
         }
-        if (protocol == Security.Protocol.SSL && security.mutualTls()) {
+        if (security.mutualTls()) {
             if (user == null) {
-                throw new IllegalArgumentException("The SSL listener requires client certificates: name a user, "
-                        + "whose certificate's subject is CN=<user>");
+                throw new IllegalArgumentException("The " + protocol + " listener requires client certificates: name a "
+                        + "user, whose certificate's subject is CN=<user>");
             }
             var identity = security.clientIdentity(user);
             if (pkcs12) {

@@ -3,8 +3,10 @@ package dev.samsa;
 import java.security.KeyStore;
 import java.security.PublicKey;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.common.acl.AccessControlEntry;
@@ -223,7 +225,11 @@ public final class Security {
         return new Security(listeners, mechanisms, users, mutualTls, principalMappingRules, acls, changed);
     }
 
-    /** The SSL listener requires client certificates (ssl.client.auth=required); the principal is the certificate's DN. */
+    /**
+     * The SSL and SASL_SSL listeners require client certificates (ssl.client.auth=required, which Kafka applies to
+     * both). On SSL the principal is the certificate's DN as {@link #principalMappingRules} maps it, on SASL_SSL the
+     * SASL user, as in Kafka.
+     */
     public Security mutualTls() {
         return new Security(listeners, mechanisms, users, true, principalMappingRules, acls, options);
     }
@@ -261,6 +267,51 @@ public final class Security {
     /** Turns the authorizer on and refuses {@code user} the operation, whatever any ALLOW says (DENY wins). */
     public Security deny(String user, Operation operation, Resource type, String name) {
         return acl(user, operation, type, name, PatternType.LITERAL, AclPermissionType.DENY);
+    }
+
+    /**
+     * Adds an ACL written as one line, the form {@code @EmbeddedKafkaCluster(acls = ...)} and the launcher's
+     * {@code --acl} take: {@code "PRINCIPAL ALLOW|DENY OPERATION RESOURCE [LITERAL|PREFIXED] NAME"}, e.g.
+     * {@code "User:alice ALLOW READ TOPIC orders"}, {@code "User:alice ALLOW WRITE TOPIC PREFIXED orders-"},
+     * {@code "User:* DENY ALL GROUP *"}. The principal is Kafka's {@code User:name} ({@code User:*}: everyone;
+     * {@code User:ANONYMOUS} on a PLAINTEXT listener), operations and resources are {@link Operation} and
+     * {@link Resource} (case does not matter), the name {@code *} (LITERAL) is every resource of the type, and the
+     * cluster is {@code kafka-cluster}. Any host. Turns the authorizer on, as {@link #allow} does.
+     *
+     * @throws IllegalArgumentException naming what in the line is wrong
+     */
+    public Security acl(String line) {
+        String[] words = Objects.requireNonNull(line, "line").trim().split("\\s+");
+        if (words.length != 5 && words.length != 6) {
+            throw new IllegalArgumentException("An ACL is \"PRINCIPAL ALLOW|DENY OPERATION RESOURCE [LITERAL|PREFIXED] NAME\","
+                    + " e.g. \"User:alice ALLOW READ TOPIC orders\"; got \"" + line + "\"");
+        }
+        if (!words[0].startsWith(KafkaPrincipal.USER_TYPE + ":") || words[0].length() == KafkaPrincipal.USER_TYPE.length() + 1) {
+            throw new IllegalArgumentException("An ACL's principal is User:name or User:*; got \"" + words[0] + "\" in \"" + line + "\"");
+        }
+        AclPermissionType permission = word(line, words[1], "ALLOW or DENY", AclPermissionType.class);
+        if (permission != AclPermissionType.ALLOW && permission != AclPermissionType.DENY) {
+            throw new IllegalArgumentException("An ACL says ALLOW or DENY; got \"" + words[1] + "\" in \"" + line + "\"");
+        }
+        Operation operation = word(line, words[2], "an operation " + Arrays.toString(Operation.values()), Operation.class);
+        Resource type = word(line, words[3], "a resource type " + Arrays.toString(Resource.values()), Resource.class);
+        PatternType pattern = PatternType.LITERAL;
+        if (words.length == 6) {
+            pattern = word(line, words[4], "LITERAL or PREFIXED", PatternType.class);
+            if (pattern != PatternType.LITERAL && pattern != PatternType.PREFIXED) {
+                throw new IllegalArgumentException("An ACL's pattern is LITERAL or PREFIXED; got \"" + words[4] + "\" in \"" + line + "\"");
+            }
+        }
+        return acl(words[0].substring(KafkaPrincipal.USER_TYPE.length() + 1), operation, type, words[words.length - 1],
+                pattern, permission);
+    }
+
+    private static <E extends Enum<E>> E word(String line, String word, String expected, Class<E> type) {
+        try {
+            return Enum.valueOf(type, word.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Expected " + expected + ", got \"" + word + "\" in ACL \"" + line + "\"");
+        }
     }
 
     private Security acl(String user, Operation operation, Resource type, String name, PatternType pattern,

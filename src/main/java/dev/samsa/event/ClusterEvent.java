@@ -11,7 +11,7 @@ public sealed interface ClusterEvent permits
         // the cluster, its brokers and topics
         ClusterStarted, BrokerStarted, BrokerStopped, TopicCreated, PartitionsCreated, TopicDeleted,
         // security
-        AuthenticationFailed,
+        AuthenticationFailed, AuthorizationDenied,
         // replication
         LeaderChanged, IsrExpanded, IsrShrunk, HighWatermark, StaleLeaderAppend, Truncated, RetentionDeleted, Compacted,
         RecordsDeleted, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,

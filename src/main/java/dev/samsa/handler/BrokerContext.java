@@ -4,12 +4,14 @@ import dev.samsa.cluster.BrokerConfigs;
 import dev.samsa.cluster.BrokerInfo;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.ReplicaManager;
+import dev.samsa.event.AuthorizationDenied;
 import dev.samsa.group.GroupCoordinator;
 import dev.samsa.security.Authorizer;
 import dev.samsa.security.ClusterSecurity;
 import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.wire.KafkaRequest;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
@@ -40,9 +42,33 @@ public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCach
         return security.port(request.listenerName(), b.id(), b.port());
     }
 
-    /** Whether the request's principal, from its host, may do {@code operation} on the named resource. */
+    /**
+     * Whether the request's principal, from its host, may do {@code operation} on the named resource; a refusal is an
+     * AuthorizationDenied event (Kafka's audit log with logIfDenied).
+     */
     public boolean authorized(KafkaRequest request, AclOperation operation, ResourceType type, String name) {
+        boolean allowed = authorizedQuietly(request, operation, type, name);
+        if (!allowed) {
+            recordDenial(request, operation, type, name);
+        }
+        return allowed;
+    }
+
+    /**
+     * {@link #authorized} for a check whose refusal only filters or falls back to another check (Kafka's
+     * logIfDenied=false): no event.
+     */
+    public boolean authorizedQuietly(KafkaRequest request, AclOperation operation, ResourceType type, String name) {
         return security.authorizer().authorize(request.principal(), host(request), operation, type, name);
+    }
+
+    /** Puts a denial on the timeline, once per principal, operation, resource and API until the ACLs change. */
+    public void recordDenial(KafkaRequest request, AclOperation operation, ResourceType type, String name) {
+        String principal = request.principal().toString();
+        String api = request.apiKey().name();
+        if (security.authorizer().firstDenial(List.of(principal, operation.name(), type.name(), name, api))) {
+            cluster.timeline().record(new AuthorizationDenied(brokerId, principal, operation.name(), type.name(), name, api));
+        }
     }
 
     /** @throws ClusterAuthorizationException unless the request's principal may do {@code operation} on the cluster */

@@ -71,7 +71,7 @@ final class DeleteTopicsHandler implements ApiHandler {
 
         // As Kafka's ControllerApis: authorize by name before saying whether a name exists (DESCRIBE decides whether
         // an unauthorized answer may carry the name of a topic given by id); DELETE on the cluster covers every topic.
-        boolean clusterDelete = broker.authorized(request, AclOperation.DELETE, ResourceType.CLUSTER, Acls.CLUSTER_NAME);
+        boolean clusterDelete = broker.authorizedQuietly(request, AclOperation.DELETE, ResourceType.CLUSTER, Acls.CLUSTER_NAME);
         Predicate<String> describable = name -> clusterDelete
                 || broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, name);
         Predicate<String> deletable = name -> clusterDelete

@@ -61,7 +61,7 @@ final class DescribeClusterHandler implements ApiHandler {
 
     /** As Kafka's AuthHelper: 0 unless the principal may DESCRIBE the cluster. */
     static int clusterAuthorizedOperations(KafkaRequest request, BrokerContext broker) {
-        return broker.authorized(request, AclOperation.DESCRIBE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
+        return broker.authorizedQuietly(request, AclOperation.DESCRIBE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
                 ? broker.authorizedOperations(request, ResourceType.CLUSTER, Acls.CLUSTER_NAME) : 0;
     }
 }

@@ -46,7 +46,7 @@ final class MetadataHandler implements ApiHandler {
         int viewer = broker.brokerId();
         if (data.topics() == null) {
             // Topics the principal may not DESCRIBE are left out, as if they did not exist.
-            metadata.topics().stream().filter(t -> broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, t.name()))
+            metadata.topics().stream().filter(t -> broker.authorizedQuietly(request, AclOperation.DESCRIBE, ResourceType.TOPIC, t.name()))
                     .forEach(t -> response.topics().add(describe(t, viewer)));
         } else {
             boolean autoCreate = (request.version() < 4 || data.allowAutoTopicCreation())
@@ -98,7 +98,7 @@ final class MetadataHandler implements ApiHandler {
         if (!broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, name)) {
             return requested.name() == null || requested.name().isEmpty() ? refused.setTopicId(requested.topicId()) : refused.setName(name);
         }
-        if (topic == null && autoCreate && !broker.authorized(request, AclOperation.CREATE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
+        if (topic == null && autoCreate && !broker.authorizedQuietly(request, AclOperation.CREATE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
                 && !broker.authorized(request, AclOperation.CREATE, ResourceType.TOPIC, name)) {
             return refused.setName(name);
         }

@@ -123,7 +123,10 @@ final class OffsetFetchHandler implements ApiHandler {
     private static Result describable(Result r, boolean allTopics, KafkaRequest request, BrokerContext broker) {
         Map<String, Map<Integer, Answer>> offsets = new LinkedHashMap<>();
         r.offsets.forEach((topic, parts) -> {
-            if (broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic)) {
+            boolean describable = allTopics
+                    ? broker.authorizedQuietly(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic)
+                    : broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic);
+            if (describable) {
                 offsets.put(topic, parts);
             } else if (!allTopics) {
                 Map<Integer, Answer> refused = new LinkedHashMap<>();

@@ -26,6 +26,9 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  */
 public final class Authorizer {
 
+    /** How many distinct denials are reported between two ACL changes. */
+    static final int MAX_REPORTED_DENIALS = 1000;
+
     private static final Set<AclOperation> IMPLY_DESCRIBE =
             Set.of(AclOperation.READ, AclOperation.WRITE, AclOperation.DELETE, AclOperation.ALTER);
 
@@ -34,6 +37,7 @@ public final class Authorizer {
     private final boolean allowEveryoneIfNoAclFound;
     private final List<AclBinding> bindings = new ArrayList<>();
     private final AclStore store;
+    private final Set<List<String>> reportedDenials = new HashSet<>();
 
     /** An authorizer whose ACLs live in memory only. */
     public Authorizer(boolean enabled, Collection<String> superUsers, boolean allowEveryoneIfNoAclFound,
@@ -146,6 +150,15 @@ public final class Authorizer {
         return false;
     }
 
+    /**
+     * Whether a denial is worth reporting: true the first time each key (principal, operation, resource, API) is
+     * denied since the ACLs last changed, and never once {@value #MAX_REPORTED_DENIALS} keys have been, so that a
+     * client denied in a retry loop is reported once.
+     */
+    public boolean firstDenial(List<String> key) {
+        return reportedDenials.size() < MAX_REPORTED_DENIALS && reportedDenials.add(key);
+    }
+
     /** Adds a binding; adding one already present changes nothing. */
     public void add(AclBinding binding) {
         if (!bindings.contains(binding)) {
@@ -169,6 +182,7 @@ public final class Authorizer {
     }
 
     private void save() {
+        reportedDenials.clear();
         if (store != null) {
             store.write(bindings);
         }

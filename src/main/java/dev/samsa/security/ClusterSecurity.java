@@ -1,5 +1,6 @@
 package dev.samsa.security;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,14 @@ public final class ClusterSecurity {
         this.brokerKeys = brokerKeys;
     }
 
+    /**
+     * Keeps the SCRAM credentials in {@code file} across restarts (see {@link ScramCredentialStore}): a fresh directory
+     * is seeded with the users given at start, an existing one replaces them with what it holds.
+     */
+    public void keepScramCredentialsIn(Path file) {
+        ScramCredentialStore.keep(credentials, file);
+    }
+
     /** The one PLAINTEXT listener of a cluster that asked for no security. */
     public static ClusterSecurity plaintext() {
         return new ClusterSecurity("samsa", List.of(SecurityProtocol.PLAINTEXT), List.of(), Map.of(), false, "DEFAULT", 0,
@@ -107,7 +116,7 @@ public final class ClusterSecurity {
                 boolean usesTls = protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL;
                 boolean sasl = protocol == SecurityProtocol.SASL_PLAINTEXT || protocol == SecurityProtocol.SASL_SSL;
                 listeners.add(new ListenerSecurity(protocol, usesTls ? tls::get : null,
-                        mutualTls && protocol == SecurityProtocol.SSL, principalMapper,
+                        mutualTls && usesTls, principalMapper,
                         sasl ? saslMechanisms : List.of(), credentials, maxReauthenticationMs));
             }
             return List.copyOf(listeners);

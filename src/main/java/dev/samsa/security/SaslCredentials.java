@@ -42,6 +42,7 @@ public final class SaslCredentials {
     private final Map<String, String> plainPasswords;
     private final OAuthBearerValidator.Settings oauthBearer;
     private final ConcurrentMap<String, ConcurrentMap<ScramMechanism, ScramCredential>> scram = new ConcurrentHashMap<>();
+    private volatile Runnable scramChanged = () -> { };
 
     public SaslCredentials(Map<String, String> plainPasswords) {
         this(plainPasswords, null);
@@ -64,6 +65,12 @@ public final class SaslCredentials {
 
     public void putScram(String user, ScramMechanism mechanism, ScramCredential credential) {
         scram.computeIfAbsent(user, u -> new ConcurrentHashMap<>()).put(mechanism, credential);
+        scramChanged.run();
+    }
+
+    /** Runs {@code listener} after each SCRAM change, on the thread that made it, so the credentials can be kept on disk. */
+    public void onScramChange(Runnable listener) {
+        this.scramChanged = listener;
     }
 
     /** @return whether there was such a credential */
@@ -72,6 +79,9 @@ public final class SaslCredentials {
         boolean removed = credentials != null && credentials.remove(mechanism) != null;
         if (credentials != null && credentials.isEmpty()) {
             scram.remove(user, credentials);
+        }
+        if (removed) {
+            scramChanged.run();
         }
         return removed;
     }

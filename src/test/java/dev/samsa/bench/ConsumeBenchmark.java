@@ -1,6 +1,7 @@
 package dev.samsa.bench;
 
 import dev.samsa.KafkaCluster;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +32,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * BENCH=ConsumeBenchmark bench/run.sh [runs [records]] [--bootstrap host:port]     (defaults 5 300000)
  * </pre>
  *
- * <p>Prints records per second as min / median / max over the runs, after one warm-up run that is not counted.
+ * <p>Prints records per second as min / median / max over the runs, after one warm-up run that is not counted, and,
+ * being less at the mercy of a busy machine, the CPU time the whole process spent per run and the bytes its live
+ * threads allocated per run (client and brokers together; medians).
  */
 public final class ConsumeBenchmark {
 
@@ -57,25 +60,51 @@ public final class ConsumeBenchmark {
                 Runtime.getRuntime().availableProcessors(), records, RECORD_BYTES, runs);
         if (bootstrap != null) {
             createTopic(bootstrap, 1);
-            System.out.printf(Locale.ROOT, "%-22s %s rec/s%n", bootstrap, stats(measure(bootstrap, records, runs)));
+            System.out.printf(Locale.ROOT, "%-22s %s%n", bootstrap, measure(bootstrap, records, runs));
             return;
         }
         for (int brokers : new int[] {1, 3}) {
             try (KafkaCluster cluster = KafkaCluster.builder().brokers(brokers).topic(TOPIC, 1, brokers).start()) {
-                System.out.printf(Locale.ROOT, "samsa %d broker(s)       %s rec/s%n", brokers,
-                        stats(measure(cluster.bootstrapServers(), records, runs)));
+                System.out.printf(Locale.ROOT, "samsa %d broker(s)       %s%n", brokers,
+                        measure(cluster.bootstrapServers(), records, runs));
             }
         }
     }
 
-    private static double[] measure(String bootstrap, int records, int runs) throws Exception {
+    private static String measure(String bootstrap, int records, int runs) throws Exception {
         produce(bootstrap, records);
         consume(bootstrap, records);
         double[] perSecond = new double[runs];
+        double[] cpuMillis = new double[runs];
+        double[] allocatedMiB = new double[runs];
         for (int i = 0; i < runs; i++) {
+            long cpu = PROCESS.getProcessCpuTime();
+            long allocated = allocatedBytes();
             perSecond[i] = consume(bootstrap, records);
+            cpuMillis[i] = (PROCESS.getProcessCpuTime() - cpu) / 1e6;
+            allocatedMiB[i] = (allocatedBytes() - allocated) / (1024.0 * 1024);
         }
-        return perSecond;
+        return String.format(Locale.ROOT, "%s rec/s   cpu %,.0f ms/run   allocated %,.0f MiB/run", stats(perSecond),
+                median(cpuMillis), median(allocatedMiB));
+    }
+
+    private static final com.sun.management.OperatingSystemMXBean PROCESS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** What the live threads allocated so far (a thread that ended takes its count with it). */
+    private static long allocatedBytes() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+            total += Math.max(0, bytes);
+        }
+        return total;
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     private static void createTopic(String bootstrap, int replicationFactor) throws InterruptedException, ExecutionException {

@@ -9,6 +9,7 @@ import dev.samsa.Security;
 import dev.samsa.Security.Operation;
 import dev.samsa.Security.Protocol;
 import dev.samsa.Security.Resource;
+import dev.samsa.event.AuthorizationDenied;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
@@ -154,6 +156,20 @@ class AclFidelityTest {
                     .all().get(10, TimeUnit.SECONDS).get("billing").authorizedOperations())
                     .containsExactlyInAnyOrder(AclOperation.READ, AclOperation.DELETE, AclOperation.DESCRIBE);
         }
+    }
+
+    @Test
+    void aClientDeniedAgainAndAgainIsOneAuthorizationDeniedEventAndHidingIsNone() throws Exception {
+        try (Admin admin = admin()) {
+            for (int i = 0; i < 3; i++) {
+                assertThatThrownBy(() -> admin.describeConsumerGroups(List.of("payroll")).all().get(10, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(GroupAuthorizationException.class);
+            }
+            assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS)).doesNotContain("secret");
+        }
+        assertThat(cluster.events().events(AuthorizationDenied.class).stream()
+                .filter(d -> d.resourceName().equals("payroll") || d.api().equals("METADATA")))
+                .containsExactly(new AuthorizationDenied(1, "User:ANONYMOUS", "DESCRIBE", "GROUP", "payroll", "FIND_COORDINATOR"));
     }
 
     private static OffsetFetchRequest.Builder offsetFetch(String group) {

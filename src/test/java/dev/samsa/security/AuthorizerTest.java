@@ -161,6 +161,16 @@ class AuthorizerTest {
         assertThat(again.describe(AclBindingFilter.ANY)).containsExactly(created);
     }
 
+    @Test
+    void aDenialIsReportedOnceUntilTheAclsChange() {
+        Authorizer a = authorizer();
+        List<String> key = List.of("User:alice", "READ", "TOPIC", "orders", "FETCH");
+        assertThat(a.firstDenial(key)).isTrue();
+        assertThat(a.firstDenial(key)).isFalse();
+        a.add(acl("User:bob", "*", "orders", PatternType.LITERAL, AclOperation.READ, AclPermissionType.ALLOW));
+        assertThat(a.firstDenial(key)).isTrue();
+    }
+
     private static Authorizer authorizer(AclBinding... acls) {
         return new Authorizer(true, List.of(), false, List.of(acls));
     }
