@@ -268,10 +268,10 @@ public final class KafkaCluster implements AutoCloseable {
             config.put("ssl.truststore.type", "PEM");
             config.put("ssl.truststore.certificates", security.truststorePem());
         }
-        if (protocol == Security.Protocol.SSL && security.mutualTls()) {
+        if (security.mutualTls()) {
             if (user == null) {
-                throw new IllegalArgumentException("The SSL listener requires client certificates: name a user, "
-                        + "whose certificate's subject is CN=<user>");
+                throw new IllegalArgumentException("The " + protocol + " listener requires client certificates: name a "
+                        + "user, whose certificate's subject is CN=<user>");
             }
             var identity = security.clientIdentity(user);
             if (pkcs12) {

@@ -221,11 +221,27 @@ public final class Security {
                 password));
     }
 
+    /**
+     * {@link #brokerKeyStore} from PEM: an unencrypted PKCS#8 private key ({@code -----BEGIN PRIVATE KEY-----}, RSA or
+     * EC) and its certificate chain, leaf first.
+     *
+     * @throws IllegalArgumentException when either cannot be read
+     */
+    public Security brokerCertificate(String privateKeyPem, String certificateChainPem) {
+        var keys = dev.samsa.security.BrokerKeyStore.fromPem(Objects.requireNonNull(privateKeyPem, "privateKeyPem"),
+                Objects.requireNonNull(certificateChainPem, "certificateChainPem"));
+        return brokerKeyStore(keys.store(), new String(keys.password()));
+    }
+
     private Security withOptions(Options changed) {
         return new Security(listeners, mechanisms, users, mutualTls, principalMappingRules, acls, changed);
     }
 
-    /** The SSL listener requires client certificates (ssl.client.auth=required); the principal is the certificate's DN. */
+    /**
+     * The SSL and SASL_SSL listeners require client certificates (ssl.client.auth=required, which Kafka applies to
+     * both). On SSL the principal is the certificate's DN as {@link #principalMappingRules} maps it, on SASL_SSL the
+     * SASL user, as in Kafka.
+     */
     public Security mutualTls() {
         return new Security(listeners, mechanisms, users, true, principalMappingRules, acls, options);
     }

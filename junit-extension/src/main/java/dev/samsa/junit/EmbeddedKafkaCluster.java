@@ -122,7 +122,7 @@ public @interface EmbeddedKafkaCluster {
     /** The SASL mechanisms accepted, the first being the one client configs use; empty for all of Samsa's. */
     dev.samsa.Security.Mechanism[] saslMechanisms() default {};
 
-    /** The SSL listener requires client certificates. */
+    /** The SSL and SASL_SSL listeners require client certificates (see {@link dev.samsa.Security#mutualTls()}). */
     boolean mutualTls() default false;
 
     /**
