@@ -114,10 +114,7 @@ final class FetchHandler implements ApiHandler {
                 if (d.errorCode() != Errors.NONE.code() || d.records() == null || d.records().sizeInBytes() == 0) {
                     return;
                 }
-                long last = -1;
-                for (org.apache.kafka.common.record.RecordBatch b : ((org.apache.kafka.common.record.Records) d.records()).batches()) {
-                    last = b.lastOffset();
-                }
+                long last = ((org.apache.kafka.common.record.Records) d.records()).lastBatch().orElseThrow().lastOffset();
                 long from = context.toRead.get(tp).fetchOffset;
                 if (last >= from) {
                     broker.cluster().consumerHistory().delivered(new ConsumerHistory.Delivery(request.clientId(),
