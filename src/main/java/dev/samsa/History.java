@@ -12,8 +12,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.DefaultRecordBatch;
 import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.record.TimestampType;
@@ -21,7 +23,9 @@ import org.apache.kafka.common.record.TimestampType;
 /**
  * What the cluster acknowledged to producers, checked against the logs as they are now ({@code cluster.history()}):
  * acknowledged records no longer in their partition's log (lost) with the fault events around the loss, and batches
- * one idempotent producer wrote twice (duplicates). A snapshot, computed on the cluster loop.
+ * one idempotent producer wrote twice (duplicates), acknowledged batches whose producer sequences skip or go back (out
+ * of order), and per consumer group ({@link #group}) records delivered twice or skipped. A snapshot, computed on the
+ * cluster loop.
  *
  * <p>A partition is checked against its current leader's log; a partition with no leader (offline) is listed as
  * unchecked instead. Records below the log start offset (retention, DeleteRecords) and records of compacted topics
@@ -50,6 +54,21 @@ public final class History {
         }
     }
 
+    /**
+     * Acknowledged batches of one idempotent producer (id and epoch) on one partition whose sequences do not follow
+     * each other in offset order: {@code baseSequence} should have been {@code expectedSequence} (one past the last
+     * sequence of the batch before it). A gap means the producer's records went missing between the two, a lower
+     * sequence that they were written out of order.
+     */
+    public record OutOfOrder(String topic, int partition, long producerId, int producerEpoch, long baseOffset,
+            int expectedSequence, int baseSequence) {
+        @Override
+        public String toString() {
+            return topic + "-" + partition + " producer " + producerId + " epoch " + producerEpoch + " batch at offset "
+                    + baseOffset + " has sequence " + baseSequence + ", expected " + expectedSequence;
+        }
+    }
+
     private static final java.util.Set<String> FAULT_TYPES = java.util.Set.of("BrokerStopped", "BrokerStarted",
             "BrokerIsolated", "IsolationHealed", "LeaderChanged", "UncleanLeaderElected", "Truncated", "IsrShrunk",
             "ReplicationPaused", "ReplicationResumed");
@@ -58,12 +77,14 @@ public final class History {
     private final long droppedBatches;
     private final List<Lost> lost;
     private final List<Duplicate> duplicates;
+    private final List<OutOfOrder> outOfOrder;
     private final List<String> unchecked;
     private final Map<String, GroupHistory> groups;
 
     private History(long acknowledgedBatches, long droppedBatches, List<Lost> lost, List<Duplicate> duplicates,
-            List<String> unchecked, Map<String, GroupHistory> groups) {
+            List<OutOfOrder> outOfOrder, List<String> unchecked, Map<String, GroupHistory> groups) {
         this.groups = groups;
+        this.outOfOrder = List.copyOf(outOfOrder);
         this.acknowledgedBatches = acknowledgedBatches;
         this.droppedBatches = droppedBatches;
         this.lost = List.copyOf(lost);
@@ -79,8 +100,10 @@ public final class History {
         List<Lost> lost = new ArrayList<>();
         List<Duplicate> duplicates = new ArrayList<>();
         List<String> unchecked = new ArrayList<>();
+        List<OutOfOrder> outOfOrder = new ArrayList<>();
         for (Map.Entry<TopicPartition, List<AckedBatch>> e : byPartition.entrySet()) {
             TopicPartition tp = e.getKey();
+            outOfOrder.addAll(outOfOrder(e.getValue()));
             Partition p = state.metadata().partition(tp);
             if (p == null) {
                 continue; // the topic was deleted: its records went with it on purpose
@@ -126,7 +149,42 @@ public final class History {
                 groups.computeIfAbsent(j.groupId(), g -> GroupHistory.check(g, deliveries, commits, events));
             }
         }
-        return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, unchecked, groups);
+        return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, outOfOrder, unchecked,
+                groups);
+    }
+
+    /**
+     * The rule for one partition's acknowledged batches: per producer id and epoch, in offset order, each batch's
+     * first sequence is one past the previous batch's last (wrapping after {@code Integer.MAX_VALUE} as the producer
+     * does). A batch acknowledged twice at the same offsets (a retry answered as a duplicate) counts once. The broker
+     * answers a sequence gap with OUT_OF_ORDER_SEQUENCE_NUMBER, so a finding means a broker acknowledged what it should
+     * have refused, or a lost batch was written again at a later offset.
+     */
+    static List<OutOfOrder> outOfOrder(List<AckedBatch> partitionBatches) {
+        Map<String, TreeMap<Long, AckedBatch>> byProducer = new LinkedHashMap<>();
+        for (AckedBatch b : partitionBatches) {
+            if (b.producerId() >= 0 && b.baseSequence() != RecordBatch.NO_SEQUENCE) {
+                byProducer.computeIfAbsent(b.producerId() + "/" + b.producerEpoch(), k -> new TreeMap<>())
+                        .putIfAbsent(b.baseOffset(), b);
+            }
+        }
+        List<OutOfOrder> out = new ArrayList<>();
+        for (TreeMap<Long, AckedBatch> batches : byProducer.values()) {
+            AckedBatch previous = null;
+            for (AckedBatch b : batches.values()) {
+                if (previous != null) {
+                    int lastSequence = DefaultRecordBatch.incrementSequence(previous.baseSequence(),
+                            (int) (previous.lastOffset() - previous.baseOffset()));
+                    int expected = DefaultRecordBatch.incrementSequence(lastSequence, 1);
+                    if (b.baseSequence() != expected) {
+                        out.add(new OutOfOrder(b.partition().topic(), b.partition().partition(), b.producerId(),
+                                b.producerEpoch(), b.baseOffset(), expected, b.baseSequence()));
+                    }
+                }
+                previous = b;
+            }
+        }
+        return out;
     }
 
     private static boolean same(MutableRecordBatch inLog, AckedBatch acked) {
@@ -174,6 +232,11 @@ public final class History {
         return duplicates;
     }
 
+    /** Acknowledged batches whose producer sequences do not follow on from the batch before (see {@link OutOfOrder}). */
+    public List<OutOfOrder> outOfOrder() {
+        return outOfOrder;
+    }
+
     /** Partitions that could not be checked (no leader now), with the reason. */
     public List<String> unchecked() {
         return unchecked;
@@ -189,9 +252,11 @@ public final class History {
     public String toString() {
         StringBuilder out = new StringBuilder("history: " + acknowledgedBatches + " acknowledged batches checked"
                 + (droppedBatches > 0 ? " (" + droppedBatches + " older ones dropped)" : "") + ", "
-                + lostRecords() + " acknowledged records lost, " + duplicates.size() + " duplicated batches");
+                + lostRecords() + " acknowledged records lost, " + duplicates.size() + " duplicated batches, "
+                + outOfOrder.size() + " batches out of sequence");
         lost.forEach(l -> out.append("\n  lost ").append(l));
         duplicates.forEach(d -> out.append("\n  duplicate ").append(d));
+        outOfOrder.forEach(o -> out.append("\n  out of order ").append(o));
         unchecked.forEach(u -> out.append("\n  unchecked ").append(u));
         groups.values().forEach(g -> out.append("\n").append(g));
         return out.toString();

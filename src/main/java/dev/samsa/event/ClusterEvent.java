@@ -12,7 +12,7 @@ public sealed interface ClusterEvent permits
         ClusterStarted, BrokerStarted, BrokerStopped, TopicCreated, PartitionsCreated, TopicDeleted,
         // replication
         LeaderChanged, IsrExpanded, IsrShrunk, HighWatermark, StaleLeaderAppend, Truncated, RetentionDeleted, Compacted,
-        RecordsDeleted, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,
+        RecordsDeleted, RecordsAcknowledged, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,
         // faults
         FailuresScheduled, FaultInjected, ReplicationPaused, ReplicationResumed, BrokerLatency, BrokerIsolated,
         IsolationHealed, ClientConnectionsDropped, RequestsIntercepted, InterceptionRemoved, TxnMarkersHeld,
