@@ -38,7 +38,8 @@ public final class FaultSchedule {
         PAUSED_REPLICATION,
         /**
          * The way acks=1 loses data in Kafka: replication from the broker to the followers of every partition it leads
-         * is paused for the step's lag, then the broker crashes and replication resumes. A lag shorter than
+         * is paused for the step's lag, then the broker crashes and replication resumes. If the broker leads no
+         * partition when the step starts, the broker leading the most takes its place. A lag shorter than
          * {@code replica.lag.time.max.ms} keeps the followers in the ISR, so the controller elects one of them, without
          * the records the crashed leader acknowledged alone; the broker restarts when the step ends and truncates them.
          */
@@ -98,6 +99,8 @@ public final class FaultSchedule {
         private final ClusterState state;
         private final String keyPrefix = "fault-schedule-" + System.identityHashCode(this) + "-";
         private Step applied;
+        /** The broker a {@link Kind#LAGGING_LEADER_FAILURE} step picked, to crash at the end of the lag and restart. */
+        private int laggingLeader;
         /** Replication paused by the applied step: follower id of each partition. */
         private final List<Map.Entry<Partition, Integer>> paused = new ArrayList<>();
         private int finished;
@@ -142,13 +145,29 @@ public final class FaultSchedule {
                     }
                 }
                 case LAGGING_LEADER_FAILURE -> {
+                    int leader = laggingLeader(step.brokerId());
+                    laggingLeader = leader;
                     for (Partition p : userPartitions()) {
-                        if (p.leader() == step.brokerId()) {
-                            p.replicas().stream().filter(r -> r != step.brokerId()).forEach(f -> pause(p, f));
+                        if (p.leader() == leader) {
+                            p.replicas().stream().filter(r -> r != leader).forEach(f -> pause(p, f));
                         }
                     }
                 }
             }
+        }
+
+        /**
+         * The step's broker if it leads a partition now, else the broker leading the most (the lowest id of equals):
+         * earlier faults move leaders, and a step on a broker that leads nothing would only be a crash.
+         */
+        private int laggingLeader(int brokerId) {
+            Map<Integer, Long> led = new java.util.TreeMap<>();
+            userPartitions().stream().filter(p -> p.leader() > 0).forEach(p -> led.merge(p.leader(), 1L, Long::sum));
+            if (led.containsKey(brokerId) || led.isEmpty()) {
+                return brokerId;
+            }
+            return led.entrySet().stream().max(Map.Entry.<Integer, Long>comparingByValue()
+                    .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder()))).orElseThrow().getKey();
         }
 
         private List<Partition> userPartitions() {
@@ -167,7 +186,7 @@ public final class FaultSchedule {
             if (applied != step) {
                 return;
             }
-            Broker broker = cluster.broker(step.brokerId());
+            Broker broker = cluster.broker(laggingLeader);
             if (broker.isRunning()) {
                 broker.crash();
             }
@@ -191,7 +210,7 @@ public final class FaultSchedule {
             if (step == null) {
                 return;
             }
-            Broker broker = cluster.broker(step.brokerId());
+            Broker broker = cluster.broker(step.kind() == Kind.LAGGING_LEADER_FAILURE ? laggingLeader : step.brokerId());
             switch (step.kind()) {
                 case CRASH, POWER_LOSS, LAGGING_LEADER_FAILURE -> {
                     resumePaused();

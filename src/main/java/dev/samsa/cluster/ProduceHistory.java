@@ -67,7 +67,11 @@ public final class ProduceHistory {
         return batches;
     }
 
-    /** The producer got its acknowledgement for {@code batches} (all of one partition). */
+    /**
+     * The leader answered success for {@code batches} (all of one partition): records them, counts them and fires the
+     * triggers waiting for the partition's count. A crash right after the answer can keep it from the producer (as a
+     * real broker's crash resets its connections): the history still counts what the broker answered.
+     */
     public void acknowledged(List<AckedBatch> batches) {
         if (batches.isEmpty()) {
             return;
