@@ -4,7 +4,6 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ProduceHistory.AckedBatch;
-import dev.samsa.event.MemberJoined;
 import dev.samsa.event.TimedEvent;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
@@ -13,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.DefaultRecordBatch;
@@ -142,12 +142,17 @@ public final class History {
             });
         }
         Map<String, GroupHistory> groups = new LinkedHashMap<>();
-        List<ConsumerHistory.Commit> commits = state.consumerHistory().commits();
-        List<ConsumerHistory.Delivery> deliveries = state.consumerHistory().deliveries();
-        for (TimedEvent t : events) {
-            if (t.event() instanceof MemberJoined j) {
-                groups.computeIfAbsent(j.groupId(), g -> GroupHistory.check(g, deliveries, commits, events));
-            }
+        ConsumerHistory consumers = state.consumerHistory();
+        Map<TopicPartition, TreeMap<Long, Long>> recordBatches = new HashMap<>();
+        BiPredicate<TopicPartition, Long> isRecord = (tp, offset) -> {
+            Map.Entry<Long, Long> batch = recordBatches.computeIfAbsent(tp, k -> recordBatches(state, k)).floorEntry(offset);
+            return batch != null && batch.getValue() >= offset;
+        };
+        for (ConsumerHistory.Commit c : consumers.commits()) {
+            groups.computeIfAbsent(c.groupId(), g -> GroupHistory.check(g, consumers, isRecord));
+        }
+        for (ConsumerHistory.Delivery d : consumers.deliveries()) {
+            d.members().forEach(m -> groups.computeIfAbsent(m.groupId(), g -> GroupHistory.check(g, consumers, isRecord)));
         }
         return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, outOfOrder, unchecked,
                 groups);
@@ -200,6 +205,24 @@ public final class History {
                 || acked.producerId() < 0 && inLog.timestampType() == TimestampType.LOG_APPEND_TIME;
     }
 
+    /**
+     * The data batches of a partition's leader log, base offset to last offset (no transaction markers, nothing below
+     * the log start): the offsets a consumer is handed records at. Empty when the partition has no leader now.
+     */
+    private static TreeMap<Long, Long> recordBatches(ClusterState state, TopicPartition tp) {
+        TreeMap<Long, Long> batches = new TreeMap<>();
+        Partition p = state.metadata().partition(tp);
+        PartitionLog log = p == null || p.leader() < 0 ? null : p.log(p.leader());
+        if (log != null) {
+            log.forEachBatch(b -> {
+                if (!b.isControlBatch()) {
+                    batches.put(Math.max(b.baseOffset(), log.logStartOffset()), b.lastOffset());
+                }
+            });
+        }
+        return batches;
+    }
+
     /** The fault and leadership events of the partition's brokers from the acknowledgement on: where it was lost. */
     private static List<String> faultsAround(List<TimedEvent> events, TopicPartition tp, long ackedAtMs) {
         String name = tp.topic() + "-" + tp.partition() + " ";
@@ -210,11 +233,11 @@ public final class History {
     }
 
     /**
-     * The consumer side for {@code groupId}: records delivered to it twice, offsets committed before delivery. A group
-     * none of whose members joined (as far as the timeline remembers) has nothing to report.
+     * The consumer side for {@code groupId}: records delivered to it twice, records skipped (see {@link GroupHistory}).
+     * A group that neither committed nor fetched has nothing to report.
      */
     public GroupHistory group(String groupId) {
-        return groups.getOrDefault(groupId, GroupHistory.check(groupId, List.of(), List.of(), List.of()));
+        return groups.getOrDefault(groupId, GroupHistory.empty(groupId));
     }
 
     /** Acknowledged records no longer in their partition's log. */

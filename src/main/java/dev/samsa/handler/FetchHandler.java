@@ -1,6 +1,5 @@
 package dev.samsa.handler;
 
-import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.LogReadResult;
 import dev.samsa.cluster.PartitionFetchInfo;
@@ -116,8 +115,8 @@ final class FetchHandler implements ApiHandler {
                 }
                 long from = context.toRead.get(tp).fetchOffset;
                 if (last >= from) {
-                    broker.cluster().consumerHistory().delivered(new ConsumerHistory.Delivery(request.clientId(),
-                            tp.topicPartition(), from, last, broker.cluster().nowMs()));
+                    broker.cluster().consumerHistory().delivered(request.clientId(), tp.topicPartition(), from, last,
+                            broker.cluster().nowMs());
                 }
             });
         }
