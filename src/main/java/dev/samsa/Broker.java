@@ -3,14 +3,17 @@ package dev.samsa;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Controller;
 import dev.samsa.event.BrokerIsolated;
+import dev.samsa.event.CertificateRotated;
 import dev.samsa.event.ClientConnectionsDropped;
 import dev.samsa.event.IsolationHealed;
+import dev.samsa.event.SaslSessionsExpired;
 import dev.samsa.group.GroupCoordinator;
 import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.handler.BrokerContext;
 import dev.samsa.handler.FetchSessionCache;
 import dev.samsa.handler.Handlers;
 import dev.samsa.network.Listener;
+import dev.samsa.network.WallClock;
 import dev.samsa.security.ClusterSecurity;
 import dev.samsa.security.ListenerSecurity;
 import java.io.IOException;
@@ -71,7 +74,8 @@ public final class Broker {
                 ListenerSecurity l = listeners.get(i);
                 String listenerName = i == 0 ? name : name + "-" + l.listenerName().toLowerCase(java.util.Locale.ROOT);
                 bound.add(new Listener(listenerName, ports.get(i), handlers.dispatcherFor(context), maxRequestBytes,
-                        error -> state.loop().reportUnexpected(id, error), l, state.loop()::wallNanos));
+                        error -> state.loop().reportUnexpected(id, error), l,
+                        new WallClock(state.loop()::wallNanos, state.loop()::epochMillis)));
             }
         } catch (IOException | RuntimeException e) {
             bound.forEach(Listener::close);
@@ -242,6 +246,31 @@ public final class Broker {
             l.closeConnections();
             state.loop().execute(() -> state.timeline().record(new ClientConnectionsDropped(id)));
         }
+    }
+
+    /**
+     * Expires every SASL session on this broker's listeners now, as if connections.max.reauth.ms had run out: the next
+     * request of each authenticated connection closes it, as Kafka closes a connection whose session expired, and the
+     * client reconnects and authenticates again. (A client re-authenticates in place only on its own timer, from the
+     * session lifetime it was told.)
+     */
+    public void expireSaslSessions() {
+        Listeners l = listener;
+        if (running) {
+            l.all().forEach(Listener::expireSaslSessions);
+            state.loop().execute(() -> state.timeline().record(new SaslSessionsExpired(id)));
+        }
+    }
+
+    /**
+     * Gives this broker a new key and certificate from the cluster's CA: new TLS connections get it, open ones keep
+     * theirs, and a client that trusts the CA (every client config does) connects as before.
+     *
+     * @throws IllegalStateException when the cluster has no TLS listener or its brokers present a test's own keystore
+     */
+    public void rotateCertificate() {
+        security.rotateCertificate(id);
+        state.loop().execute(() -> state.timeline().record(new CertificateRotated(id)));
     }
 
     private void requireRunning() {

@@ -274,6 +274,18 @@ public final class Faults {
         return this;
     }
 
+    /** {@link Broker#expireSaslSessions()}: the next request of each SASL connection to the broker closes it. */
+    public Faults expireSaslSessions(int brokerId) {
+        cluster.broker(brokerId).expireSaslSessions();
+        return this;
+    }
+
+    /** {@link Broker#rotateCertificate()}: new TLS connections get a new certificate from the same CA. */
+    public Faults rotateCertificate(int brokerId) {
+        cluster.broker(brokerId).rotateCertificate();
+        return this;
+    }
+
     private Partition existing(String topic, int partition) {
         Partition p = state.metadata().partition(new TopicPartition(topic, partition));
         if (p == null) {

@@ -16,11 +16,14 @@ import dev.samsa.handler.Handlers;
 import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.store.MappedStoreFactory;
 import dev.samsa.log.store.MappedStores;
+import dev.samsa.security.ClientStores;
 import dev.samsa.security.ClusterSecurity;
+import dev.samsa.security.OAuthBearerValidator;
 import dev.samsa.time.ClusterClock;
 import dev.samsa.time.ClusterLoop;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,6 +68,8 @@ public final class KafkaCluster implements AutoCloseable {
     private final MappedStoreFactory stores;
     private final ClusterSecurity security;
     private final Security securitySpec;
+    /** PKCS12 stores client configs point at, under the data directory; written on first use. */
+    private final ClientStores clientStores;
     private final List<BrokerError> internalErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
@@ -74,15 +79,19 @@ public final class KafkaCluster implements AutoCloseable {
         CompletableFuture<MappedStoreFactory> storeProbe = builder.stores != null
                 ? CompletableFuture.completedFuture(builder.stores) : MappedStores.detectInBackground();
         Handlers handlers = Handlers.standard();
-        this.stores = storeProbe.join();
+        this.stores = MappedStores.forOneCluster(storeProbe.join());
         this.seed = builder.seed != null ? builder.seed : new Random().nextLong();
         this.deleteOnClose = builder.dataDirectory == null;
         this.dataDirectory = builder.dataDirectory != null ? builder.dataDirectory : createTempDirectory();
         String name = "samsa-" + CLUSTER_NUMBERS.incrementAndGet();
         this.securitySpec = builder.security;
+        this.clientStores = new ClientStores(dataDirectory.resolve("client-stores"));
         this.security = builder.security == null ? ClusterSecurity.plaintext() : clusterSecurity(name, builder.security,
                 Long.parseLong(builder.brokerConfigs.getOrDefault("connections.max.reauth.ms", "0")),
                 dataDirectory.resolve("metadata").resolve("acls.properties"));
+        if (builder.security != null) {
+            security.keepScramCredentialsIn(dataDirectory.resolve("metadata").resolve("scram-credentials.properties"));
+        }
         this.loop = new ClusterLoop(name + "-loop", builder.clock, (brokerId, error) -> internalErrors.add(
                 new BrokerError(brokerId, Thread.currentThread().getName(), builder.clock.instant(), error)));
         Timeline timeline = new Timeline(builder.clock::milliseconds, loop::wallMillis, builder.timelineCapacity);
@@ -91,24 +100,27 @@ public final class KafkaCluster implements AutoCloseable {
         List<Broker> started = new ArrayList<>();
         ClusterState created = null;
         try {
-            created = loop.call(() -> {
-                ClusterMetadata metadata = new ClusterMetadata(dataDirectory, stores, random, timeline, builder.clock::milliseconds);
+            // Two trips to the loop in all (one to build the domain, one to register the bound brokers and start the
+            // controller): each trip is a thread hand-off, and a start is mostly hand-offs.
+            Domain domain = loop.call(() -> {
+                ClusterMetadata metadata = new ClusterMetadata(dataDirectory, !deleteOnClose, stores, random, timeline,
+                        builder.clock::milliseconds);
                 metadata.finalizeTransactionVersion(builder.transactionVersion);
-                return new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()), new ProducerIdManager(metadata),
-                        timeline, random, new java.util.EnumMap<>(org.apache.kafka.common.protocol.ApiKeys.class),
-                        new dev.samsa.fault.FaultState());
+                ClusterState cluster = new ClusterState(loop, metadata, new DelayedOperations(loop.scheduler()),
+                        new ProducerIdManager(metadata), timeline, random,
+                        new java.util.EnumMap<>(org.apache.kafka.common.protocol.ApiKeys.class), new dev.samsa.fault.FaultState());
+                cluster.produceHistory().enabled(builder.history);
+                cluster.consumerHistory().enabled(builder.history);
+                timeline.record(new ClusterStarted(seed, builder.brokers));
+                return new Domain(cluster, new GroupCoordinator(cluster), new TransactionCoordinator(cluster));
             });
+            created = domain.state();
             this.state = created;
-            boolean recordHistory = builder.history;
-            loop.call(() -> {
-                state.produceHistory().enabled(recordHistory);
-                state.consumerHistory().enabled(recordHistory);
-                return null;
-            });
-            timeline.record(new ClusterStarted(seed, builder.brokers));
-            this.groupCoordinator = loop.call(() -> new GroupCoordinator(state));
-            this.transactionCoordinator = loop.call(() -> new TransactionCoordinator(state));
+            this.groupCoordinator = domain.groups();
+            this.transactionCoordinator = domain.transactions();
             Map<String, String> clusterDefaults = new HashMap<>();
+            List<BrokerInfo> infos = new ArrayList<>();
+            List<BrokerConfigs> infoConfigs = new ArrayList<>();
             for (int id = 1; id <= builder.brokers; id++) {
                 Map<String, String> configs = new LinkedHashMap<>(builder.brokerConfigs);
                 configs.put("broker.id", Integer.toString(id));
@@ -124,17 +136,16 @@ public final class KafkaCluster implements AutoCloseable {
                     ports.add(builder.basePort == 0 ? 0 : builder.basePort + l * builder.brokers + id - 1);
                 }
                 Broker broker = new Broker(id, name + "-broker-" + id, ports, state, handlers, groupCoordinator,
-                        transactionCoordinator,                         brokerConfigs.getInt("socket.request.max.bytes"), security);
+                        transactionCoordinator, brokerConfigs.getInt("socket.request.max.bytes"), security);
                 started.add(broker);
-                int brokerId = id;
-                String rack = builder.racks.get(id);
-                loop.call(() -> {
-                    state.metadata().registerBroker(new BrokerInfo(brokerId, "127.0.0.1", broker.port(), rack), brokerConfigs);
-                    timeline.record(new BrokerStarted(brokerId));
-                    return null;
-                });
+                infos.add(new BrokerInfo(id, "127.0.0.1", broker.port(), builder.racks.get(id)));
+                infoConfigs.add(brokerConfigs);
             }
             loop.call(() -> {
+                for (int i = 0; i < infos.size(); i++) {
+                    state.metadata().registerBroker(infos.get(i), infoConfigs.get(i));
+                    timeline.record(new BrokerStarted(infos.get(i).id()));
+                }
                 state.metadata().loadTopics();
                 for (TopicSpec t : builder.topics) {
                     if (state.metadata().topic(t.name) == null) {
@@ -159,6 +170,10 @@ public final class KafkaCluster implements AutoCloseable {
         log.info("Samsa cluster started: bootstrap.servers={} seed={} dir={}", bootstrapServers(), seed, dataDirectory);
     }
 
+    /** What the first trip to the loop builds. */
+    private record Domain(ClusterState state, GroupCoordinator groups, TransactionCoordinator transactions) {
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -170,7 +185,9 @@ public final class KafkaCluster implements AutoCloseable {
                 spec.mechanisms().stream().map(Security.Mechanism::mechanismName).toList(),
                 spec.users(), spec.isMutualTls(), spec.principalMappingRules(), maxReauthenticationMs,
                 spec.aclsEnabled() ? new dev.samsa.security.Authorizer(true, spec.superUsers(),
-                        spec.isAllowEveryoneIfNoAclFound(), spec.acls(), aclFile) : dev.samsa.security.Authorizer.disabled());
+                        spec.isAllowEveryoneIfNoAclFound(), spec.acls(), aclFile) : dev.samsa.security.Authorizer.disabled(),
+                new OAuthBearerValidator.Settings(spec.oauthBearerKey(), spec.oauthBearerRequiredScope()),
+                spec.brokerKeyStore());
     }
 
     /** "127.0.0.1:p1,127.0.0.1:p2,...", one address per broker, on the cluster's first listener. */
@@ -219,20 +236,11 @@ public final class KafkaCluster implements AutoCloseable {
         }
         config.put("security.protocol", protocol.name());
         if (protocol.usesTls()) {
-            config.put("ssl.truststore.type", "PEM");
-            config.put("ssl.truststore.certificates", security.truststorePem());
-            if (protocol == Security.Protocol.SSL && security.mutualTls()) {
-                if (user == null) {
-                    throw new IllegalArgumentException("The SSL listener requires client certificates: name a user, "
-                            + "whose certificate's subject is CN=<user>");
-                }
-                var identity = security.clientIdentity(user);
-                config.put("ssl.keystore.type", "PEM");
-                config.put("ssl.keystore.certificate.chain", identity.chainPem());
-                config.put("ssl.keystore.key", identity.keyPem());
-            }
+            config.putAll(tlsConfig(protocol, user));
         }
-        if (protocol.usesSasl()) {
+        if (protocol.usesSasl() && securitySpec.mechanisms().get(0) == Security.Mechanism.OAUTHBEARER) {
+            config.putAll(oauthBearerLogin(protocol, user));
+        } else if (protocol.usesSasl()) {
             if (user == null || password == null) {
                 throw new IllegalArgumentException("The " + protocol + " listener needs a SASL user; "
                         + (user == null ? "name one" : "this cluster has no password for '" + user
@@ -246,6 +254,60 @@ public final class KafkaCluster implements AutoCloseable {
             config.put("sasl.jaas.config", module + " required username=\"" + jaasQuoted(user) + "\" password=\""
                     + jaasQuoted(password) + "\";");
         }
+        return config;
+    }
+
+    /** The truststore, and for mutual TLS the keystore, as PEM strings or as PKCS12 files (Security.clientStores). */
+    private Map<String, Object> tlsConfig(Security.Protocol protocol, String user) {
+        Map<String, Object> config = new HashMap<>();
+        boolean pkcs12 = securitySpec.clientStoreType() == Security.StoreType.PKCS12;
+        if (pkcs12) {
+            config.put("ssl.truststore.type", "PKCS12");
+            config.put("ssl.truststore.location", clientStores.truststore(security.trustAnchor()).toString());
+            config.put("ssl.truststore.password", ClientStores.PASSWORD);
+        } else {
+            config.put("ssl.truststore.type", "PEM");
+            config.put("ssl.truststore.certificates", security.truststorePem());
+        }
+        if (security.mutualTls()) {
+            if (user == null) {
+                throw new IllegalArgumentException("The " + protocol + " listener requires client certificates: name a "
+                        + "user, whose certificate's subject is CN=<user>");
+            }
+            var identity = security.clientIdentity(user);
+            if (pkcs12) {
+                config.put("ssl.keystore.type", "PKCS12");
+                config.put("ssl.keystore.location", clientStores.keystore(user, identity).toString());
+                config.put("ssl.keystore.password", ClientStores.PASSWORD);
+                config.put("ssl.key.password", ClientStores.PASSWORD);
+            } else {
+                config.put("ssl.keystore.type", "PEM");
+                config.put("ssl.keystore.certificate.chain", identity.chainPem());
+                config.put("ssl.keystore.key", identity.keyPem());
+            }
+        }
+        return config;
+    }
+
+    /**
+     * OAUTHBEARER's login: Kafka's unsecured login callback handler makes a token whose {@code sub} is the user; with a
+     * validation key the test's own sasl.login.callback.handler.class must supply a signed token.
+     */
+    private Map<String, Object> oauthBearerLogin(Security.Protocol protocol, String user) {
+        Map<String, Object> config = new HashMap<>();
+        config.put("sasl.mechanism", Security.Mechanism.OAUTHBEARER.mechanismName());
+        String module = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required";
+        if (securitySpec.oauthBearerKey() != null) {
+            config.put("sasl.jaas.config", module + ";");
+            return config;
+        }
+        if (user == null) {
+            throw new IllegalArgumentException("The " + protocol + " listener needs a SASL user: name the token's subject");
+        }
+        List<String> scope = securitySpec.oauthBearerRequiredScope();
+        config.put("sasl.jaas.config", module + " unsecuredLoginStringClaim_sub=\"" + jaasQuoted(user) + "\""
+                + (scope.isEmpty() ? "" : " unsecuredLoginListClaim_scope=\"," + jaasQuoted(String.join(",", scope)) + "\"")
+                + ";");
         return config;
     }
 
@@ -493,11 +555,20 @@ public final class KafkaCluster implements AutoCloseable {
             stores.awaitReleased();
             if (deleteOnClose) {
                 try {
-                    LogFileUtils.deleteRecursively(dataDirectory);
+                    deleteDataDirectory();
                 } catch (IOException e) {
                     log.warn("Could not delete data directory {}: {}", dataDirectory, e.toString());
                 }
             }
+        }
+    }
+
+    /** A cluster that never created a topic left its directory empty: one rmdir, no walk. */
+    private void deleteDataDirectory() throws IOException {
+        try {
+            Files.deleteIfExists(dataDirectory);
+        } catch (DirectoryNotEmptyException e) {
+            LogFileUtils.deleteRecursively(dataDirectory);
         }
     }
 

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
@@ -430,27 +432,34 @@ class HostileInputTest {
     }
 
     /**
-     * B2: partitions that would run the process out of file descriptors are refused up front, naming the limit,
-     * instead of failing half-way; the cluster's public API says the same.
+     * B2: partitions that would run the process out of memory mappings (a replica holds no file descriptor, but maps
+     * its log) are refused up front, naming the limit, instead of failing half-way; the cluster's public API says the
+     * same.
      */
     @Test
-    void partitionsBeyondTheFileDescriptorLimitAreRefusedUpFront() throws Exception {
-        long max = ((com.sun.management.UnixOperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getMaxFileDescriptorCount();
-        long partitions = max / 3 / 3 + 1; // at replication factor 3, more replicas than a third of the limit
-        org.junit.jupiter.api.Assumptions.assumeTrue(partitions <= 10_000, "ulimit -n " + max + " is beyond one request");
-        CreateTopicsRequestData data = new CreateTopicsRequestData().setTimeoutMs(5_000);
-        data.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("fd-hungry").setNumPartitions((int) partitions)
-                .setReplicationFactor((short) 3));
-        try (RawConnection connection = RawConnection.connect(cluster.broker(1))) {
-            CreateTopicsResponse response = connection.send(new CreateTopicsRequest.Builder(data).build((short) 7));
-            CreatableTopicResult result = response.data().topics().find("fd-hungry");
-            assertThat(result.errorCode()).isEqualTo(Errors.POLICY_VIOLATION.code());
-            assertThat(result.errorMessage()).contains("of its limit of " + max + " (ulimit -n)");
+    void partitionsBeyondTheMemoryMapLimitAreRefusedUpFront() throws Exception {
+        Path limit = Path.of("/proc/sys/vm/max_map_count");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(limit), "no " + limit + " on this system");
+        long max;
+        try (java.io.BufferedReader reader = Files.newBufferedReader(limit)) {
+            max = Long.parseLong(reader.readLine().trim());
         }
-        assertThatThrownBy(() -> cluster.createTopic("fd-hungry", Integer.MAX_VALUE, 3))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ulimit -n");
-        assertThat(topicNames()).doesNotContain("fd-hungry");
+        long partitions = max / 3 + 1; // at replication factor 3, more replicas than the limit
+        assertThatThrownBy(() -> cluster.createTopic("map-hungry", (int) Math.min(partitions, Integer.MAX_VALUE), 3))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("of its limit of " + max + " (vm.max_map_count)");
+        if (partitions <= 10_000) {
+            CreateTopicsRequestData data = new CreateTopicsRequestData().setTimeoutMs(5_000);
+            data.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("map-hungry")
+                    .setNumPartitions((int) partitions).setReplicationFactor((short) 3));
+            try (RawConnection connection = RawConnection.connect(cluster.broker(1))) {
+                CreateTopicsResponse response = connection.send(new CreateTopicsRequest.Builder(data).build((short) 7));
+                CreatableTopicResult result = response.data().topics().find("map-hungry");
+                assertThat(result.errorCode()).isEqualTo(Errors.POLICY_VIOLATION.code());
+                assertThat(result.errorMessage()).contains("(vm.max_map_count)");
+            }
+        }
+        assertThat(topicNames()).doesNotContain("map-hungry");
     }
 
     /** Sends one frame given as hex (no size prefix) to broker {@code brokerId} and reads the answer. */

@@ -17,6 +17,7 @@ import static dev.samsa.junit.SamsaConditions.*;           // awaitCluster(), is
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.samsa.event.AuthenticationFailed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ class ReadmeTest {
                 examples.add(normalize(block.group(1)));
             }
         }
-        assertThat(examples).hasSize(5).allSatisfy(example -> assertThat(source).contains(example));
+        assertThat(examples).hasSize(6).allSatisfy(example -> assertThat(source).contains(example));
     }
 
     private static String normalize(String code) {
@@ -98,6 +99,24 @@ try (KafkaCluster cluster = KafkaCluster.builder()
     try (var admin = Admin.create(cluster.adminConfig())) {   // no user: the PLAINTEXT listener
         System.out.println(admin.describeCluster().nodes().get());
     }
+}
+    }
+
+    @Test
+    void oauthBearerStoresAndSecurityFaults() throws Exception {
+try (KafkaCluster cluster = KafkaCluster.builder()
+        .security(Security.listeners(Security.Protocol.SASL_SSL)
+                .mechanisms(Security.Mechanism.OAUTHBEARER)      // Kafka's unsecured JWS tokens
+                .clientStores(Security.StoreType.PKCS12))        // the truststore as a PKCS12 file
+        .topic("orders", 1, 1)
+        .start()) {
+    try (var producer = new KafkaProducer<String, String>(cluster.producerConfig("alice"))) {   // a token with sub=alice
+        producer.send(new ProducerRecord<>("orders", "id-1", "created")).get();
+        cluster.faults().expireSaslSessions(1);   // its next request closes the connection; the producer reconnects
+        cluster.faults().rotateCertificate(1);    // new connections get a new certificate from the same CA
+        producer.send(new ProducerRecord<>("orders", "id-1", "paid")).get();
+    }
+    System.out.println(cluster.events().events(AuthenticationFailed.class));   // none: every login succeeded
 }
     }
 

@@ -47,6 +47,39 @@ class ResourceLeakTest {
         assertThat(samsaTempDirs()).as("temporary directories").isEqualTo(dirsBefore);
     }
 
+    /**
+     * The cheap path of a cluster per test (no topic, so no file is written): 200 of them give back every thread,
+     * descriptor and port. The ports of the last cluster bind again at once.
+     */
+    @Test
+    void twoHundredBareClustersGiveBackThreadsDescriptorsAndPorts() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc");
+        KafkaCluster.builder().brokers(3).start().close();
+        Set<String> dirsBefore = samsaTempDirs();
+        int threadsBefore = liveThreads();
+        int descriptorsBefore = openDescriptors().size();
+
+        List<Integer> lastPorts = List.of();
+        for (int i = 0; i < 200; i++) {
+            try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).start()) {
+                lastPorts = cluster.brokers().stream().map(Broker::port).toList();
+            }
+        }
+
+        assertThat(samsaThreads()).as("Samsa threads still alive").isEmpty();
+        assertThat(liveThreads()).as("live threads after 200 clusters (%d before)", threadsBefore)
+                .isLessThanOrEqualTo(threadsBefore);
+        assertThat(openDescriptors().size()).as("open descriptors after 200 clusters (%d before)", descriptorsBefore)
+                .isLessThanOrEqualTo(descriptorsBefore + 5);
+        assertThat(samsaTempDirs()).as("temporary directories").isEqualTo(dirsBefore);
+        for (int port : lastPorts) {
+            try (ServerSocket again = new ServerSocket()) {
+                again.setReuseAddress(true);
+                again.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            }
+        }
+    }
+
     @Test
     void aStartThatFailsRemovesItsTemporaryDirectory() throws Exception {
         Set<String> before = samsaTempDirs();
@@ -94,6 +127,10 @@ class ResourceLeakTest {
     private static List<String> samsaThreads() {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
                 .filter(name -> name.startsWith("samsa-") && !name.equals("samsa-store-probe")).sorted().toList();
+    }
+
+    private static int liveThreads() {
+        return (int) Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).count();
     }
 
     private static List<String> openDescriptors() throws IOException {

@@ -23,13 +23,18 @@ import java.util.concurrent.CountDownLatch;
  * (or one for no user): a Java client properties file, and beside it the same for librdkafka (kcat -F, KafkaJS users
  * read it too) ending in {@code .librdkafka.properties}, with the CA and any client certificate as PEM files. The
  * files live in the data directory, so they go when the cluster does unless {@code --config} gave none.
+ *
+ * <p>ACLs: {@code --acl "User:alice ALLOW READ TOPIC orders"} (repeatable; the syntax of {@link Security#acl(String)})
+ * and {@code --super-user name} (repeatable) turn the authorizer on, on every listener (without {@code --listener},
+ * on the one PLAINTEXT listener, whose clients are User:ANONYMOUS).
  */
 public final class Standalone {
 
     static final String USAGE = "Usage: java -jar samsa-standalone.jar [--brokers N] [--port P] [--seed N]"
             + " [--config key=value]... [--topic name:partitions:replicationFactor]... [--feature transaction.version=N]"
             + " [--listener PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL]... [--user name:password]..."
-            + " [--sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512]... [--mutual-tls]";
+            + " [--sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512]... [--mutual-tls]"
+            + " [--acl 'User:name ALLOW|DENY OPERATION RESOURCE [PREFIXED] NAME']... [--super-user name]...";
 
     private Standalone() {
     }
@@ -80,21 +85,34 @@ public final class Standalone {
         final List<Security.Mechanism> mechanisms = new ArrayList<>();
         final List<String> users = new ArrayList<>();
         final List<String> passwords = new ArrayList<>();
+        final List<String> acls = new ArrayList<>();
+        final List<String> superUsers = new ArrayList<>();
         boolean mutualTls;
 
         boolean secured() {
             return !listeners.isEmpty();
         }
 
+        boolean authorized() {
+            return !acls.isEmpty() || !superUsers.isEmpty();
+        }
+
         Security security() {
-            Security security = Security.listeners(listeners.get(0),
-                    listeners.subList(1, listeners.size()).toArray(Security.Protocol[]::new));
+            List<Security.Protocol> protocols = listeners.isEmpty() ? List.of(Security.Protocol.PLAINTEXT) : listeners;
+            Security security = Security.listeners(protocols.get(0),
+                    protocols.subList(1, protocols.size()).toArray(Security.Protocol[]::new));
             if (!mechanisms.isEmpty()) {
                 security = security.mechanisms(mechanisms.get(0),
                         mechanisms.subList(1, mechanisms.size()).toArray(Security.Mechanism[]::new));
             }
             for (int i = 0; i < users.size(); i++) {
                 security = security.user(users.get(i), passwords.get(i));
+            }
+            for (String acl : acls) {
+                security = security.acl(acl);
+            }
+            if (!superUsers.isEmpty()) {
+                security = security.superUsers(superUsers.toArray(String[]::new));
             }
             return mutualTls ? security.mutualTls() : security;
         }
@@ -152,13 +170,15 @@ public final class Standalone {
                     options.users.add(value.substring(0, colon));
                     options.passwords.add(value.substring(colon + 1));
                 }
+                case "--acl" -> options.acls.add(value);
+                case "--super-user" -> options.superUsers.add(value);
                 default -> throw new IllegalArgumentException("Unknown option " + arg);
             }
         }
         if (!options.secured() && (options.mutualTls || !options.users.isEmpty() || !options.mechanisms.isEmpty())) {
             throw new IllegalArgumentException("--user, --sasl-mechanism and --mutual-tls need a --listener other than PLAINTEXT");
         }
-        return options.secured() ? builder.security(options.security()) : builder;
+        return options.secured() || options.authorized() ? builder.security(options.security()) : builder;
     }
 
     private static <E extends Enum<E>> E parseEnum(String option, String value, Class<E> type) {

@@ -62,12 +62,21 @@ public final class ClusterMetadata {
 
     public ClusterMetadata(Path dataDir, MappedStoreFactory stores, Random random, Timeline timeline,
                            LongSupplier clusterTimeMs) {
+        this(dataDir, true, stores, random, timeline, clusterTimeMs);
+    }
+
+    /**
+     * @param durable false for a temporary data directory, deleted on close: the metadata is kept in memory only,
+     *     since no later cluster will read it (see {@link MetadataStore})
+     */
+    public ClusterMetadata(Path dataDir, boolean durable, MappedStoreFactory stores, Random random, Timeline timeline,
+                           LongSupplier clusterTimeMs) {
         this.dataDir = dataDir;
         this.stores = stores;
         this.random = random;
         this.timeline = timeline;
         this.clock = clusterTimeMs;
-        this.store = new MetadataStore(dataDir);
+        this.store = new MetadataStore(dataDir, durable);
         String id = store.clusterProperty("cluster.id");
         if (id == null) {
             id = new Uuid(random.nextLong(), random.nextLong()).toString();
@@ -205,7 +214,7 @@ public final class ClusterMetadata {
                 throw new InvalidRequestException("Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.");
             }
             replicas = manualReplicas(assignments);
-            FileDescriptorBudget.check(replicas.stream().mapToLong(List::size).sum());
+            MemoryMapBudget.check(replicas.stream().mapToLong(List::size).sum());
         } else {
             int count = partitions == -1 ? defaults.getInt("num.partitions") : partitions;
             int rf = replicationFactor == -1 ? defaults.getInt("default.replication.factor") : replicationFactor;
@@ -221,7 +230,7 @@ public final class ClusterMetadata {
                         + alive.size() + " broker(s) are registered.");
             }
             // Checked before placement, which allocates per partition: 2^31-1 partitions must not reach it.
-            FileDescriptorBudget.check((long) count * rf);
+            MemoryMapBudget.check((long) count * rf);
             replicas = ReplicaPlacement.assign(new ArrayList<>(alive), count, rf, 0, random);
         }
         TopicConfigs.validate(configs);
@@ -333,9 +342,9 @@ public final class ClusterMetadata {
             }
             assignments.forEach(this::validateAssignment);
             replicas = assignments;
-            FileDescriptorBudget.check(replicas.stream().mapToLong(List::size).sum());
+            MemoryMapBudget.check(replicas.stream().mapToLong(List::size).sum());
         } else {
-            FileDescriptorBudget.check((long) (newCount - current) * topic.replicationFactor());
+            MemoryMapBudget.check((long) (newCount - current) * topic.replicationFactor());
             replicas = ReplicaPlacement.assign(new ArrayList<>(alive), newCount - current,
                     topic.replicationFactor(), current, random);
         }

@@ -3,6 +3,7 @@ package dev.samsa.cluster;
 import java.util.List;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.Records;
 
 /**
  * What a fetch read from one partition, as Kafka's {@code LogReadResult}: whole batches from the one holding the fetch
@@ -10,15 +11,18 @@ import org.apache.kafka.common.record.MemoryRecords;
  * partition never got to answer (unknown, not led here, fenced epoch); an offset out of range carries them with its
  * error, as Kafka's does. A READ_COMMITTED read that succeeded lists the aborted transactions overlapping its batches
  * (possibly none); otherwise {@code abortedTransactions} is null, as Kafka sends it.
+ *
+ * <p>The records are seen in place in the leader's segment ({@code MappedRecords}, which are {@link AutoCloseable}):
+ * whoever ends up with them closes them once sent or dropped.
  */
-public record LogReadResult(MemoryRecords records, long highWatermark, long lastStableOffset, long logStartOffset,
+public record LogReadResult(Records records, long highWatermark, long lastStableOffset, long logStartOffset,
                             Errors error, List<AbortedTransaction> abortedTransactions) {
 
     /** A transaction of {@code producerId} from {@code firstOffset} on whose records a read_committed consumer drops. */
     public record AbortedTransaction(long producerId, long firstOffset) {
     }
 
-    LogReadResult(MemoryRecords records, long highWatermark, long lastStableOffset, long logStartOffset, Errors error) {
+    LogReadResult(Records records, long highWatermark, long lastStableOffset, long logStartOffset, Errors error) {
         this(records, highWatermark, lastStableOffset, logStartOffset, error, null);
     }
 

@@ -30,6 +30,10 @@ import org.apache.kafka.common.Uuid;
  * Every file is replaced atomically (written beside it, then moved). Errors name the file. Topic files are named by
  * topic id, not name: a legal name of 249 characters plus ".properties.tmp" would pass the 255 bytes a file name
  * may have.
+ *
+ * <p>A store that is not {@code durable} serves a temporary data directory, deleted on close: nothing ever reads its
+ * files again, so it keeps the cluster properties in memory and writes nothing, and a fresh cluster starts without
+ * touching the disk.
  */
 final class MetadataStore {
 
@@ -39,16 +43,23 @@ final class MetadataStore {
     }
 
     private final Path dir;
+    /** Null for a durable store, which reads and writes {@code cluster.properties} instead. */
+    private final Properties inMemory;
 
-    MetadataStore(Path dataDirectory) {
+    MetadataStore(Path dataDirectory, boolean durable) {
         this.dir = dataDirectory.resolve("metadata");
+        this.inMemory = durable ? null : new Properties();
     }
 
     String clusterProperty(String key) {
-        return load(clusterFile()).getProperty(key);
+        return (inMemory != null ? inMemory : load(clusterFile())).getProperty(key);
     }
 
     void storeClusterProperty(String key, String value) {
+        if (inMemory != null) {
+            inMemory.setProperty(key, value);
+            return;
+        }
         Properties props = load(clusterFile());
         props.setProperty(key, value);
         store(clusterFile(), props);
@@ -56,7 +67,7 @@ final class MetadataStore {
 
     List<StoredTopic> readTopics() {
         Path topics = dir.resolve("topics");
-        if (!Files.isDirectory(topics)) {
+        if (inMemory != null || !Files.isDirectory(topics)) {
             return List.of();
         }
         Map<Uuid, StoredTopic> byId = new LinkedHashMap<>();
@@ -104,6 +115,9 @@ final class MetadataStore {
     }
 
     void writeTopic(StoredTopic topic) {
+        if (inMemory != null) {
+            return;
+        }
         Properties props = new Properties();
         props.setProperty("name", topic.name());
         props.setProperty("id", topic.id().toString());
@@ -117,6 +131,9 @@ final class MetadataStore {
     }
 
     void deleteTopic(Uuid id) {
+        if (inMemory != null) {
+            return;
+        }
         try {
             Files.deleteIfExists(topicFile(id));
         } catch (IOException e) {

@@ -2,10 +2,11 @@ package dev.samsa.cluster;
 
 import dev.samsa.event.Truncated;
 import dev.samsa.log.EpochEndOffset;
+import dev.samsa.log.MappedRecords;
 import dev.samsa.log.PartitionLog;
 import java.util.OptionalInt;
-import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.Records;
 
 /**
  * Followers pulling from their leader, in-process. A fetch runs as its own task on the cluster loop after the leader
@@ -126,18 +127,21 @@ public final class ReplicaFetcher {
             if (fetchOffset == leaderLog.logEndOffset()) {
                 break;
             }
-            MemoryRecords records = leaderLog.read(fetchOffset, MAX_FETCH_BYTES, leaderLog.logEndOffset(), true).records();
+            Records records = leaderLog.readMapped(fetchOffset, MAX_FETCH_BYTES, leaderLog.logEndOffset(), true);
             if (records.sizeInBytes() == 0) {
                 break;
             }
-            RecordBatch first = records.batches().iterator().next();
-            if (fetchOffset == followerLog.logStartOffset() && first.baseOffset() < fetchOffset && first.lastOffset() >= fetchOffset) {
-                // The leader's log start offset (raised by DeleteRecords) falls inside a batch and this follower's
-                // log is empty from there: it starts at the batch's base offset, and takes the leader's log start
-                // offset below, as Kafka's Partition.appendRecordsToFollowerOrFutureReplica does.
-                followerLog.resetTo(first.baseOffset());
+            try (MappedRecords mapped = (MappedRecords) records) {
+                RecordBatch first = mapped.batches().get(0);
+                if (fetchOffset == followerLog.logStartOffset() && first.baseOffset() < fetchOffset && first.lastOffset() >= fetchOffset) {
+                    // The leader's log start offset (raised by DeleteRecords) falls inside a batch and this follower's
+                    // log is empty from there: it starts at the batch's base offset, and takes the leader's log start
+                    // offset below, as Kafka's Partition.appendRecordsToFollowerOrFutureReplica does.
+                    followerLog.resetTo(first.baseOffset());
+                }
+                // From the leader's mapping into the follower's, the one copy there is: no heap in between.
+                followerLog.appendAsFollower(mapped, cluster.nowMs());
             }
-            followerLog.appendAsFollower(records, cluster.nowMs());
         }
         if (leaderLog.logStartOffset() > followerLog.logStartOffset() && leaderLog.logStartOffset() <= followerLog.logEndOffset()) {
             followerLog.deleteRecordsBefore(leaderLog.logStartOffset());

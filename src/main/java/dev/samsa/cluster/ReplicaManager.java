@@ -29,6 +29,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.FileRecords;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.Records;
 import org.apache.kafka.common.record.RecordBatch;
 
 /**
@@ -237,8 +238,8 @@ public final class ReplicaManager {
         }
         boolean readCommitted = isolation == IsolationLevel.READ_COMMITTED;
         long maxOffset = readCommitted ? lastStableOffset : highWatermark;
-        MemoryRecords records = fetch.fetchOffset() < maxOffset
-                ? log.read(fetch.fetchOffset(), Math.min(fetch.maxBytes(), budget), maxOffset, minOneBatch).records()
+        Records records = fetch.fetchOffset() < maxOffset
+                ? log.readMapped(fetch.fetchOffset(), Math.min(fetch.maxBytes(), budget), maxOffset, minOneBatch)
                 : MemoryRecords.EMPTY;
         List<LogReadResult.AbortedTransaction> aborted = readCommitted ? abortedTransactions(log, fetch.fetchOffset(), records) : null;
         return new LogReadResult(records, highWatermark, lastStableOffset, log.logStartOffset(), Errors.NONE, aborted);
@@ -248,7 +249,7 @@ public final class ReplicaManager {
      * Kafka's addAbortedTransactions: those overlapping the returned batches, from the fetch offset to the offset after
      * the last batch (Kafka's upper bound is the offset of the batch that would come next: the same offset).
      */
-    private static List<LogReadResult.AbortedTransaction> abortedTransactions(PartitionLog log, long fetchOffset, MemoryRecords records) {
+    private static List<LogReadResult.AbortedTransaction> abortedTransactions(PartitionLog log, long fetchOffset, Records records) {
         long upperBound = -1;
         for (RecordBatch batch : records.batches()) {
             upperBound = batch.lastOffset() + 1;

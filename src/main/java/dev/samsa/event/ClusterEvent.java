@@ -10,12 +10,14 @@ package dev.samsa.event;
 public sealed interface ClusterEvent permits
         // the cluster, its brokers and topics
         ClusterStarted, BrokerStarted, BrokerStopped, TopicCreated, PartitionsCreated, TopicDeleted,
+        // security
+        AuthenticationFailed, AuthorizationDenied,
         // replication
         LeaderChanged, IsrExpanded, IsrShrunk, HighWatermark, StaleLeaderAppend, Truncated, RetentionDeleted, Compacted,
         RecordsDeleted, RecordsAcknowledged, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,
         // faults
         FailuresScheduled, FaultInjected, ReplicationPaused, ReplicationResumed, BrokerLatency, BrokerIsolated,
-        IsolationHealed, ClientConnectionsDropped, RequestsIntercepted, InterceptionRemoved, TxnMarkersHeld,
+        IsolationHealed, ClientConnectionsDropped, SaslSessionsExpired, CertificateRotated, RequestsIntercepted, InterceptionRemoved, TxnMarkersHeld,
         TxnMarkersReleased, TxnCoordinatorFaultArmed,
         // consumer groups and their coordinator
         GroupCreated, GroupRemoved, GroupStateChanged, RebalanceStarted, GenerationStarted, MemberJoined, MemberRemoved,

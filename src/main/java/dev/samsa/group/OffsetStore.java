@@ -47,10 +47,10 @@ import org.apache.kafka.common.record.SimpleRecord;
  */
 public final class OffsetStore {
 
-    private final GroupCoordinator coordinator;
+    private final GroupCoordinatorContext context;
 
-    OffsetStore(GroupCoordinator coordinator) {
-        this.coordinator = coordinator;
+    OffsetStore(GroupCoordinatorContext context) {
+        this.context = context;
     }
 
     static String cleanupKey(int partition) {
@@ -66,7 +66,7 @@ public final class OffsetStore {
      */
     public CoordinatorRuntime.Write commit(int brokerId, short version, String groupId, String memberId, String instanceId, int generation,
                        Map<TopicPartition, CommittedOffset> commits) {
-        GroupCoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
+        GroupCoordinatorShard shard = context.shardFor(brokerId, groupId);
         ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
         if (consumerGroup != null) {
             consumerGroup.throwIfOffsetCommitIsInvalid(memberId, generation, version);
@@ -85,16 +85,16 @@ public final class OffsetStore {
             throwIfCommitIsInvalid(group, memberId, instanceId, generation, false);
         }
         List<SimpleRecord> records = new ArrayList<>();
-        long now = coordinator.cluster().nowMs();
+        long now = context.cluster().nowMs();
         commits.forEach((tp, o) -> records.add(GroupRecords.offsetCommit(now, groupId, tp, o)));
         if (records.isEmpty()) {
             return null;
         }
-        CoordinatorRuntime.Write write = coordinator.append(shard, records.toArray(new SimpleRecord[0]));
+        CoordinatorRuntime.Write write = context.append(shard, records.toArray(new SimpleRecord[0]));
         // As Kafka: the offsets count once the record is replicated; a commit that fails leaves the old offsets.
         Map<TopicPartition, CommittedOffset> pending = new LinkedHashMap<>(commits);
         long firstRecordOffset = write.requiredOffset() - records.size();
-        coordinator.whenReplicated(write, error -> {
+        context.whenReplicated(write, error -> {
             if (error == Errors.NONE) {
                 long recordOffset = firstRecordOffset;
                 for (Map.Entry<TopicPartition, CommittedOffset> e : pending.entrySet()) {
@@ -118,7 +118,7 @@ public final class OffsetStore {
     public void commitTransactional(int brokerId, long producerId, short producerEpoch, String groupId, String memberId,
                                     String instanceId, int generation, Map<TopicPartition, CommittedOffset> commits,
                                     Consumer<Errors> done) {
-        coordinator.writeTransactional(brokerId, groupId, producerId, producerEpoch, shard -> {
+        context.writeTransactional(brokerId, groupId, producerId, producerEpoch, shard -> {
             ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
             if (consumerGroup != null) {
                 try {
@@ -137,7 +137,7 @@ public final class OffsetStore {
                 }
                 throwIfCommitIsInvalid(group, memberId, instanceId, generation, true);
             }
-            long now = coordinator.cluster().nowMs();
+            long now = context.cluster().nowMs();
             List<SimpleRecord> records = new ArrayList<>();
             commits.forEach((tp, o) -> records.add(GroupRecords.offsetCommit(now, groupId, tp, o)));
             return new CoordinatorResult<Void>(records, null);
@@ -145,9 +145,9 @@ public final class OffsetStore {
     }
 
     private ClassicGroup createSimpleGroup(GroupCoordinatorShard shard, String groupId) {
-        ClassicGroup group = new ClassicGroup(groupId, coordinator.cluster().timeline(), coordinator.cluster().nowMs());
+        ClassicGroup group = new ClassicGroup(groupId, context.cluster().timeline(), context.cluster().nowMs());
         shard.groups.put(groupId, group);
-        coordinator.cluster().timeline().record(new GroupCreated(groupId, shard.brokerId, true));
+        context.cluster().timeline().record(new GroupCreated(groupId, shard.brokerId, true));
         return group;
     }
 
@@ -186,7 +186,7 @@ public final class OffsetStore {
      * @throws GroupIdNotFoundException when the group is Dead
      */
     public Fetched fetch(int brokerId, String groupId, List<TopicPartition> partitions, boolean requireStable) {
-        GroupCoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
+        GroupCoordinatorShard shard = context.shardFor(brokerId, groupId);
         ClassicGroup group = shard.groups.get(groupId);
         if (group != null && group.isInState(ClassicGroupState.DEAD)) {
             throw new GroupIdNotFoundException("Group " + groupId + " is dead.");
@@ -217,7 +217,7 @@ public final class OffsetStore {
      * @throws GroupNotEmptyException when a non-empty group does not use the consumer protocol (NON_EMPTY_GROUP)
      */
     public DeleteResult delete(int brokerId, String groupId, List<TopicPartition> partitions) {
-        GroupCoordinatorShard shard = coordinator.shardFor(brokerId, groupId);
+        GroupCoordinatorShard shard = context.shardFor(brokerId, groupId);
         ClassicGroup group = shard.groups.get(groupId);
         if (group == null || group.isInState(ClassicGroupState.DEAD)) {
             throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
@@ -227,7 +227,7 @@ public final class OffsetStore {
         }
         Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
         List<SimpleRecord> tombstones = new ArrayList<>();
-        long now = coordinator.cluster().nowMs();
+        long now = context.cluster().nowMs();
         for (TopicPartition tp : partitions) {
             if (group.isSubscribedToTopic(tp.topic())) {
                 errors.put(tp, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
@@ -238,7 +238,7 @@ public final class OffsetStore {
                 tombstones.add(GroupRecords.offsetCommit(now, groupId, tp, null));
             }
         }
-        CoordinatorRuntime.Write write = tombstones.isEmpty() ? null : coordinator.append(shard, tombstones.toArray(new SimpleRecord[0]));
+        CoordinatorRuntime.Write write = tombstones.isEmpty() ? null : context.append(shard, tombstones.toArray(new SimpleRecord[0]));
         errors.forEach((tp, e) -> {
             if (e == Errors.NONE) {
                 shard.removeOffset(groupId, tp);
@@ -251,40 +251,40 @@ public final class OffsetStore {
     void deleteAll(GroupCoordinatorShard shard, String groupId) {
         Set<TopicPartition> all = new LinkedHashSet<>(shard.offsets(groupId).keySet());
         all.addAll(shard.pending.partitions(groupId));
-        long now = coordinator.cluster().nowMs();
+        long now = context.cluster().nowMs();
         if (!all.isEmpty()) {
-            coordinator.append(shard, all.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toArray(SimpleRecord[]::new));
+            context.append(shard, all.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toArray(SimpleRecord[]::new));
         }
         shard.removeAllOffsets(groupId);
     }
 
     /** Arms the partition's next expiry check, offsets.retention.check.interval.ms from now, as Kafka's shard does. */
     void scheduleCleanup(GroupCoordinatorShard shard) {
-        long interval = coordinator.configs(shard.brokerId).getLong("offsets.retention.check.interval.ms");
-        coordinator.cluster().scheduler().scheduleAfter(cleanupKey(shard.partition), interval, () -> cleanup(shard));
+        long interval = context.configs(shard.brokerId).getLong("offsets.retention.check.interval.ms");
+        context.cluster().scheduler().scheduleAfter(cleanupKey(shard.partition), interval, () -> cleanup(shard));
     }
 
     private void cleanup(GroupCoordinatorShard shard) {
-        if (!coordinator.isLoaded(shard)) {
+        if (!context.isLoaded(shard)) {
             return;
         }
         try {
             for (ClassicGroup group : List.copyOf(shard.groups.values())) {
                 if (expireOffsets(shard, group.groupId(), group::isSubscribedToTopic, expiryBase(group))
                         && group.isInState(ClassicGroupState.EMPTY)) {
-                    coordinator.removeGroup(shard, group, "Empty with no offsets left");
+                    context.removeGroup(shard, group, "Empty with no offsets left");
                 }
             }
             for (ConsumerGroup group : List.copyOf(shard.consumerGroups.values())) {
                 // As Kafka's ConsumerGroup: each offset of a topic no member subscribes to ages from its commit.
                 if (expireOffsets(shard, group.groupId(), group::isSubscribedToTopic, CommittedOffset::commitTimestampMs)
                         && group.state() == ConsumerGroupState.EMPTY) {
-                    coordinator.removeGroup(shard, group, "Empty with no offsets left");
+                    context.removeGroup(shard, group, "Empty with no offsets left");
                 }
             }
         } catch (ApiException e) {
             // The partition is moving away; the next check (or the next coordinator) retries, as Kafka's timer does.
-            coordinator.cluster().timeline().record(new OffsetsExpiryFailed(shard.partition, e.toString()));
+            context.cluster().timeline().record(new OffsetsExpiryFailed(shard.partition, e.toString()));
         }
         scheduleCleanup(shard);
     }
@@ -302,8 +302,8 @@ public final class OffsetStore {
         if (expiryBase == null) {
             return false;
         }
-        long now = coordinator.cluster().nowMs();
-        long retention = coordinator.configs(shard.brokerId).getInt("offsets.retention.minutes") * 60_000L;
+        long now = context.cluster().nowMs();
+        long retention = context.configs(shard.brokerId).getInt("offsets.retention.minutes") * 60_000L;
         List<TopicPartition> expired = new ArrayList<>();
         boolean allExpired = true;
         for (Map.Entry<TopicPartition, CommittedOffset> e : offsets.entrySet()) {
@@ -316,9 +316,9 @@ public final class OffsetStore {
             }
         }
         if (!expired.isEmpty()) {
-            coordinator.append(shard, expired.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toArray(SimpleRecord[]::new));
+            context.append(shard, expired.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toArray(SimpleRecord[]::new));
             expired.forEach(tp -> shard.removeOffset(groupId, tp));
-            coordinator.cluster().timeline().record(new OffsetsExpired(groupId,
+            context.cluster().timeline().record(new OffsetsExpired(groupId,
                     expired.stream().map(TopicPartition::toString).toList()));
         }
         return allExpired && !shard.pending.containsGroup(groupId);

@@ -27,7 +27,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * verification: TRANSACTION_ABORTABLE for a partition not in the transaction); the answer goes once every
  * transaction has its result. As Kafka's KafkaApis: a partition of an unknown topic (or, from a client, of an internal
  * topic) fails its whole transaction, with UNKNOWN_TOPIC_OR_PARTITION (TOPIC_AUTHORIZATION_FAILED) for it and
- * OPERATION_NOT_ATTEMPTED for the others; PRODUCER_FENCED shows as INVALID_PRODUCER_EPOCH below v2.
+ * OPERATION_NOT_ATTEMPTED for the others; PRODUCER_FENCED shows as INVALID_PRODUCER_EPOCH below v2. A client (v0-3)
+ * without WRITE on the transactional id gets TRANSACTIONAL_ID_AUTHORIZATION_FAILED on every partition, as Kafka.
  */
 final class AddPartitionsToTxnHandler implements ApiHandler {
 
@@ -42,9 +43,7 @@ final class AddPartitionsToTxnHandler implements ApiHandler {
         AddPartitionsToTxnRequest body = (AddPartitionsToTxnRequest) request.body();
         AddPartitionsToTxnRequest normalized = version < 4 ? body.normalizeRequest() : body;
         Map<String, List<TopicPartition>> partitionsByTransaction = normalized.partitionsByTransaction();
-        if (version < 4) {
-            partitionsByTransaction.keySet().forEach(id -> broker.requireTransactionalId(request, id));
-        } else {
+        if (version >= 4) {
             // v4+ is the brokers' verification call, as Kafka: CLUSTER_ACTION.
             broker.requireCluster(request, AclOperation.CLUSTER_ACTION);
         }
@@ -72,6 +71,10 @@ final class AddPartitionsToTxnHandler implements ApiHandler {
         for (AddPartitionsToTxnTransaction txn : transactions) {
             String transactionalId = txn.transactionalId();
             Set<TopicPartition> partitions = new HashSet<>(partitionsByTransaction.get(transactionalId));
+            if (version < 4 && !broker.authorized(request, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+                collect.accept(normalized.errorResponseForTransaction(transactionalId, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED));
+                continue;
+            }
             Map<TopicPartition, Errors> refused = new HashMap<>();
             for (TopicPartition tp : partitions) {
                 if (version < 4 && (Topic.isInternal(tp.topic())

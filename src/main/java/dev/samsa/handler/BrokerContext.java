@@ -4,17 +4,22 @@ import dev.samsa.cluster.BrokerConfigs;
 import dev.samsa.cluster.BrokerInfo;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.ReplicaManager;
+import dev.samsa.event.AuthorizationDenied;
 import dev.samsa.group.GroupCoordinator;
 import dev.samsa.security.Authorizer;
 import dev.samsa.security.ClusterSecurity;
 import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.wire.KafkaRequest;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * The broker that received a request, and the cluster behind it (the group and transaction coordinators are one each
@@ -37,9 +42,33 @@ public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCach
         return security.port(request.listenerName(), b.id(), b.port());
     }
 
-    /** Whether the request's principal, from its host, may do {@code operation} on the named resource. */
+    /**
+     * Whether the request's principal, from its host, may do {@code operation} on the named resource; a refusal is an
+     * AuthorizationDenied event (Kafka's audit log with logIfDenied).
+     */
     public boolean authorized(KafkaRequest request, AclOperation operation, ResourceType type, String name) {
+        boolean allowed = authorizedQuietly(request, operation, type, name);
+        if (!allowed) {
+            recordDenial(request, operation, type, name);
+        }
+        return allowed;
+    }
+
+    /**
+     * {@link #authorized} for a check whose refusal only filters or falls back to another check (Kafka's
+     * logIfDenied=false): no event.
+     */
+    public boolean authorizedQuietly(KafkaRequest request, AclOperation operation, ResourceType type, String name) {
         return security.authorizer().authorize(request.principal(), host(request), operation, type, name);
+    }
+
+    /** Puts a denial on the timeline, once per principal, operation, resource and API until the ACLs change. */
+    public void recordDenial(KafkaRequest request, AclOperation operation, ResourceType type, String name) {
+        String principal = request.principal().toString();
+        String api = request.apiKey().name();
+        if (security.authorizer().firstDenial(List.of(principal, operation.name(), type.name(), name, api))) {
+            cluster.timeline().record(new AuthorizationDenied(brokerId, principal, operation.name(), type.name(), name, api));
+        }
     }
 
     /** @throws ClusterAuthorizationException unless the request's principal may do {@code operation} on the cluster */
@@ -75,6 +104,21 @@ public record BrokerContext(int brokerId, ClusterState cluster, FetchSessionCach
         if (!authorized(request, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
             throw new TransactionalIdAuthorizationException("Transactional Id authorization failed.");
         }
+    }
+
+    /**
+     * The operations of Kafka's supported set for the resource type that the principal may do on the resource, as the
+     * bit field the authorized-operations fields carry (Kafka's AuthHelper.authorizedOperations; everything without an
+     * authorizer). Only asking, never a denial: no AuthorizationDenied event.
+     */
+    public int authorizedOperations(KafkaRequest request, ResourceType type, String name) {
+        Set<Byte> codes = new HashSet<>();
+        for (AclOperation operation : Acls.SUPPORTED_OPERATIONS.get(type)) {
+            if (security.authorizer().authorize(request.principal(), host(request), operation, type, name)) {
+                codes.add(operation.code());
+            }
+        }
+        return Utils.to32BitField(codes);
     }
 
     /** Whether the request's principal may do {@code operation} on some resource of the type. */

@@ -13,12 +13,13 @@ import org.apache.kafka.common.message.ConsumerGroupDescribeRequestData;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * ConsumerGroupDescribe v0-1 (KIP-848): per group its state, group epoch, target assignment epoch, assignor, and each
  * member's epoch, subscription, current and target assignment (topic id and name). v1 adds the member type (1,
  * consumer). Errors per group: GROUP_ID_NOT_FOUND (none, or a classic group), INVALID_GROUP_ID, NOT_COORDINATOR,
- * COORDINATOR_NOT_AVAILABLE. Authorized operations are not computed (Kafka's "not requested" value).
+ * COORDINATOR_NOT_AVAILABLE. Authorized operations when asked, for each group answered without an error, as Kafka.
  */
 final class ConsumerGroupDescribeHandler implements ApiHandler {
 
@@ -35,7 +36,9 @@ final class ConsumerGroupDescribeHandler implements ApiHandler {
             try {
                 broker.requireGroup(request, AclOperation.DESCRIBE, groupId);
                 ConsumerGroup group = broker.groups().describeConsumerGroup(broker.brokerId(), groupId);
-                response.groups().add(describe(group, broker.groups().assignorName(group), broker));
+                response.groups().add(describe(group, broker.groups().assignorName(group), broker).setAuthorizedOperations(
+                        data.includeAuthorizedOperations() ? broker.authorizedOperations(request, ResourceType.GROUP, groupId)
+                                : Acls.NOT_REQUESTED));
             } catch (ApiException e) {
                 response.groups().add(new ConsumerGroupDescribeResponseData.DescribedGroup().setGroupId(groupId)
                         .setErrorCode(Errors.forException(e).code()).setErrorMessage(e.getMessage()));

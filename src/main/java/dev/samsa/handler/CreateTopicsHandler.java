@@ -87,7 +87,7 @@ final class CreateTopicsHandler implements ApiHandler {
 
     /** As Kafka: CREATE on the cluster, or else on the topic. */
     private static boolean mayCreate(KafkaRequest request, BrokerContext broker, String topic) {
-        return broker.authorized(request, AclOperation.CREATE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
+        return broker.authorizedQuietly(request, AclOperation.CREATE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
                 || broker.authorized(request, AclOperation.CREATE, ResourceType.TOPIC, topic);
     }
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
@@ -28,7 +29,9 @@ import org.apache.kafka.common.resource.ResourceType;
  * with both name and id or neither. When the controller has delete.topic.enable=false the whole request fails with
  * TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3). A deleted topic's logs are removed at once, so timeoutMs is
  * not waited on. Results keep the request's order (Kafka shuffles them).
- * Not implemented: controller mutation quotas (v5 THROTTLING_QUOTA_EXCEEDED), authorization.
+ * Authorization as Kafka's: DELETE on the cluster, or DESCRIBE and DELETE on each topic, checked before existence so
+ * that an unauthorized client cannot tell a missing topic from a forbidden one.
+ * Not implemented: controller mutation quotas (v5 THROTTLING_QUOTA_EXCEEDED).
  */
 final class DeleteTopicsHandler implements ApiHandler {
 
@@ -66,19 +69,33 @@ final class DeleteTopicsHandler implements ApiHandler {
         duplicateNames.forEach(n -> add(response, n, Uuid.ZERO_UUID, new ApiError(Errors.INVALID_REQUEST, "Duplicate topic name.")));
         duplicateIds.forEach(id -> add(response, null, id, new ApiError(Errors.INVALID_REQUEST, "Duplicate topic id.")));
 
+        // As Kafka's ControllerApis: authorize by name before saying whether a name exists (DESCRIBE decides whether
+        // an unauthorized answer may carry the name of a topic given by id); DELETE on the cluster covers every topic.
+        boolean clusterDelete = broker.authorizedQuietly(request, AclOperation.DELETE, ResourceType.CLUSTER, Acls.CLUSTER_NAME);
+        Predicate<String> describable = name -> clusterDelete
+                || broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, name);
+        Predicate<String> deletable = name -> clusterDelete
+                || broker.authorized(request, AclOperation.DELETE, ResourceType.TOPIC, name);
         Map<Uuid, String> toDelete = new LinkedHashMap<>();
         for (Uuid id : ids) {
             Topic topic = metadata.topic(id);
             if (topic == null) {
                 add(response, null, id, new ApiError(Errors.UNKNOWN_TOPIC_ID));
+            } else if (!deletable.test(topic.name())) {
+                add(response, describable.test(topic.name()) ? topic.name() : null, id,
+                        new ApiError(Errors.TOPIC_AUTHORIZATION_FAILED));
             } else {
                 toDelete.put(id, topic.name());
             }
         }
         for (String name : names) {
             Topic topic = metadata.topic(name);
-            if (topic == null) {
+            if (!describable.test(name)) {
+                add(response, name, Uuid.ZERO_UUID, new ApiError(Errors.TOPIC_AUTHORIZATION_FAILED));
+            } else if (topic == null) {
                 add(response, name, Uuid.ZERO_UUID, new ApiError(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            } else if (!deletable.test(name)) {
+                add(response, name, Uuid.ZERO_UUID, new ApiError(Errors.TOPIC_AUTHORIZATION_FAILED));
             } else if (toDelete.containsKey(topic.id())) {
                 toDelete.remove(topic.id());
                 add(response, name, topic.id(), new ApiError(Errors.INVALID_REQUEST,
@@ -88,10 +105,6 @@ final class DeleteTopicsHandler implements ApiHandler {
             }
         }
         toDelete.forEach((id, name) -> {
-            if (!broker.authorized(request, AclOperation.DELETE, ResourceType.TOPIC, name)) {
-                add(response, name, id, new ApiError(Errors.TOPIC_AUTHORIZATION_FAILED, "Authorization failed."));
-                return;
-            }
             try {
                 List<TopicPartition> partitions = metadata.requireTopic(name).partitions().stream()
                         .map(Partition::topicPartition).toList();

@@ -3,8 +3,6 @@ package dev.samsa.handler;
 import dev.samsa.cluster.BrokerInfo;
 import dev.samsa.cluster.ClusterMetadata;
 import dev.samsa.wire.KafkaRequest;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.EndpointType;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
@@ -12,26 +10,21 @@ import org.apache.kafka.common.message.DescribeClusterResponseData;
 import org.apache.kafka.common.message.DescribeClusterResponseData.DescribeClusterBroker;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DescribeCluster v0-2: cluster id, controller id and the live brokers, as a Kafka broker answers (Kafka's AuthHelper).
  * <ul>
  * <li>v1: endpointType must be BROKER (1); CONTROLLER gets MISMATCHED_ENDPOINT_TYPE, anything else
  * UNSUPPORTED_ENDPOINT_TYPE (both INVALID_REQUEST in v0, where the field is always BROKER).</li>
- * <li>clusterAuthorizedOperations: Integer.MIN_VALUE unless asked; when asked, every operation Kafka supports on the
- * cluster resource, which is what a broker without an authorizer grants.</li>
+ * <li>clusterAuthorizedOperations: Integer.MIN_VALUE unless asked; when asked, the cluster operations the principal
+ * may do (all of them without ACLs), or 0 for a principal without DESCRIBE on the cluster, as Kafka.</li>
  * <li>v2: includeFencedBrokers changes nothing, since a broker that is down is not registered; isFenced is false.</li>
  * </ul>
  * The controller id is the lowest live broker id, which also serves as the controller in Samsa (Kafka's KRaft
  * brokers answer a random live broker id).
  */
 final class DescribeClusterHandler implements ApiHandler {
-
-    /** Kafka's AclEntry.supportedOperations(CLUSTER). */
-    private static final Set<AclOperation> CLUSTER_OPERATIONS = Set.of(AclOperation.CREATE, AclOperation.CLUSTER_ACTION,
-            AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER,
-            AclOperation.DESCRIBE);
 
     @Override
     public ApiKeys apiKey() {
@@ -58,12 +51,17 @@ final class DescribeClusterHandler implements ApiHandler {
                 .setControllerId(metadata.controllerId())
                 .setEndpointType(EndpointType.BROKER.id())
                 .setClusterAuthorizedOperations(data.includeClusterAuthorizedOperations()
-                        ? Utils.to32BitField(CLUSTER_OPERATIONS.stream().map(AclOperation::code).collect(Collectors.toSet()))
-                        : Integer.MIN_VALUE);
+                        ? clusterAuthorizedOperations(request, broker) : Acls.NOT_REQUESTED);
         for (BrokerInfo b : metadata.liveBrokers()) {
             response.brokers().add(new DescribeClusterBroker().setBrokerId(b.id()).setHost(b.host()).setPort(broker.advertisedPort(b, request))
                     .setRack(b.rack()).setIsFenced(false));
         }
         request.respond(response);
+    }
+
+    /** As Kafka's AuthHelper: 0 unless the principal may DESCRIBE the cluster. */
+    static int clusterAuthorizedOperations(KafkaRequest request, BrokerContext broker) {
+        return broker.authorizedQuietly(request, AclOperation.DESCRIBE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
+                ? broker.authorizedOperations(request, ResourceType.CLUSTER, Acls.CLUSTER_NAME) : 0;
     }
 }

@@ -11,12 +11,13 @@ import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroup;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DescribeGroups v0-6: state, protocol type, protocol (when Stable) and members with client id, host, instance id
  * (v4+), and their metadata and assignment when Stable, as Kafka's {@code ClassicGroup.describe}. An unknown group is
- * described as Dead with no members, or GROUP_ID_NOT_FOUND from v6. Authorized operations (v3+) are not computed (no
- * ACLs).
+ * described as Dead with no members, or GROUP_ID_NOT_FOUND from v6. Authorized operations (v3+) when asked, for
+ * each group answered without an error, as Kafka.
  */
 final class DescribeGroupsHandler implements ApiHandler {
 
@@ -54,6 +55,10 @@ final class DescribeGroupsHandler implements ApiHandler {
             } catch (ApiException e) {
                 d.setErrorCode(Errors.forException(e).code()).setGroupState("");
             }
+        }
+        if (request.version() >= 3 && data.includeAuthorizedOperations()) {
+            response.groups().stream().filter(g -> g.errorCode() == Errors.NONE.code()).forEach(g -> g.setAuthorizedOperations(
+                    broker.authorizedOperations(request, ResourceType.GROUP, g.groupId())));
         }
         request.respond(response);
     }

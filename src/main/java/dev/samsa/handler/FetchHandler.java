@@ -5,6 +5,7 @@ import dev.samsa.cluster.LogReadResult;
 import dev.samsa.cluster.PartitionFetchInfo;
 import dev.samsa.cluster.Topic;
 import dev.samsa.wire.KafkaRequest;
+import dev.samsa.wire.RequestCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,7 +28,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * from the one containing the fetch offset, up to the high watermark (read_committed: up to the last stable offset,
  * with the aborted transactions overlapping what it returns; read_uncommitted gets null for those, as from Kafka),
  * within the partition's and the request's max bytes, always returning at least the first batch of the first
- * partition with data so a large batch never stalls a consumer. Sessions per {@link FetchSessionCache}. Rack-aware replica selection and diverging-epoch
+ * partition with data so a large batch never stalls a consumer. The records are the leader's segment bytes seen in
+ * place, which the connection sends without a copy and then releases. Sessions per {@link FetchSessionCache}. Rack-aware replica selection and diverging-epoch
  * detection for followers are not implemented.
  */
 final class FetchHandler implements ApiHandler {
@@ -93,6 +95,8 @@ final class FetchHandler implements ApiHandler {
                 result = read;
                 return forceComplete();
             }
+            // Not enough yet: what was read is dropped, and with it the segment views it held.
+            read.values().forEach(d -> RequestCodec.releaseRecords(d.records()));
             return false;
         }
 

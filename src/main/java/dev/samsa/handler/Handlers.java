@@ -1,5 +1,6 @@
 package dev.samsa.handler;
 
+import dev.samsa.event.AuthenticationFailed;
 import dev.samsa.event.FaultInjected;
 import dev.samsa.fault.InterceptedRequest;
 import dev.samsa.fault.Verdict;
@@ -140,6 +141,16 @@ public final class Handlers {
                     broker.cluster().loop().execute(() -> handleWithFaults(handler, request, broker));
                 } catch (IllegalStateException closed) {
                     request.closeConnection("the broker is shutting down");
+                }
+            }
+
+            @Override
+            public void authenticationFailed(String listener, String mechanism, String principal, String message) {
+                try {
+                    broker.cluster().loop().execute(() -> broker.cluster().timeline().record(
+                            new AuthenticationFailed(broker.brokerId(), listener, mechanism, principal, message)));
+                } catch (IllegalStateException closed) {
+                    // The cluster is closing: its timeline is done.
                 }
             }
 

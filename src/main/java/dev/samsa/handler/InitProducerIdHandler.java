@@ -37,8 +37,9 @@ final class InitProducerIdHandler implements ApiHandler {
         }
         if (data.transactionalId() == null) {
             // As Kafka: an idempotent producer needs IDEMPOTENT_WRITE on the cluster or WRITE on some topic.
-            if (!broker.authorized(request, AclOperation.IDEMPOTENT_WRITE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
+            if (!broker.authorizedQuietly(request, AclOperation.IDEMPOTENT_WRITE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
                     && !broker.authorizedForAny(request, AclOperation.WRITE, ResourceType.TOPIC)) {
+                broker.recordDenial(request, AclOperation.IDEMPOTENT_WRITE, ResourceType.CLUSTER, Acls.CLUSTER_NAME);
                 request.respond(response.setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code()));
                 return;
             }

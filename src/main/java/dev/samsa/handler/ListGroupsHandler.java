@@ -30,8 +30,8 @@ final class ListGroupsHandler implements ApiHandler {
         Set<String> types = data.typesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         ListGroupsResponseData response = new ListGroupsResponseData();
         // As Kafka: DESCRIBE on the cluster lists every group, else only the groups the principal may DESCRIBE.
-        boolean all = broker.authorized(request, AclOperation.DESCRIBE, ResourceType.CLUSTER, Acls.CLUSTER_NAME);
-        java.util.function.Predicate<String> visible = id -> all || broker.authorized(request, AclOperation.DESCRIBE, ResourceType.GROUP, id);
+        boolean all = broker.authorizedQuietly(request, AclOperation.DESCRIBE, ResourceType.CLUSTER, Acls.CLUSTER_NAME);
+        java.util.function.Predicate<String> visible = id -> all || broker.authorizedQuietly(request, AclOperation.DESCRIBE, ResourceType.GROUP, id);
         if (types.isEmpty() || types.contains("consumer")) {
             for (ConsumerGroup g : broker.groups().listConsumerGroups(broker.brokerId())) {
                 if (visible.test(g.groupId()) && (states.isEmpty() || states.contains(g.stateName().toLowerCase(Locale.ROOT)))) {

@@ -60,7 +60,7 @@ final class ListTransactionsHandler implements ApiHandler {
                     && (data.stateFilters().isEmpty() || states.contains(m.state()))
                     && (data.durationFilter() < 0 || nowMs - m.startTimeMs() > data.durationFilter())
                     && (pattern == null || pattern.matcher(m.transactionalId()).matches())
-                    && broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, m.transactionalId());
+                    && broker.authorizedQuietly(request, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, m.transactionalId());
             if (listed) {
                 response.transactionStates().add(new ListTransactionsResponseData.TransactionState()
                         .setTransactionalId(m.transactionalId()).setProducerId(m.producerId())

@@ -23,8 +23,8 @@ import org.apache.kafka.common.resource.ResourceType;
 /**
  * Metadata v0-13: live brokers, cluster id, controller, and the requested topics (all when the list is null; by id
  * from v12). An unknown topic is created when the request allows it (v4+, always before) and
- * auto.create.topics.enable is on, with num.partitions and default.replication.factor. Authorized operations are not
- * computed (no ACLs).
+ * auto.create.topics.enable is on, with num.partitions and default.replication.factor. From v8, authorized operations
+ * when asked, as Kafka: of each topic described (not of refused or unknown ones), and of the cluster up to v10.
  */
 final class MetadataHandler implements ApiHandler {
 
@@ -46,7 +46,7 @@ final class MetadataHandler implements ApiHandler {
         int viewer = broker.brokerId();
         if (data.topics() == null) {
             // Topics the principal may not DESCRIBE are left out, as if they did not exist.
-            metadata.topics().stream().filter(t -> broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, t.name()))
+            metadata.topics().stream().filter(t -> broker.authorizedQuietly(request, AclOperation.DESCRIBE, ResourceType.TOPIC, t.name()))
                     .forEach(t -> response.topics().add(describe(t, viewer)));
         } else {
             boolean autoCreate = (request.version() < 4 || data.allowAutoTopicCreation())
@@ -56,7 +56,21 @@ final class MetadataHandler implements ApiHandler {
                 response.topics().add(refused != null ? refused : lookup(requested, metadata, autoCreate, viewer));
             }
         }
+        if (request.version() >= 8) {
+            addAuthorizedOperations(data, request, broker, response);
+        }
         request.respond(response);
+    }
+
+    private static void addAuthorizedOperations(MetadataRequestData data, KafkaRequest request, BrokerContext broker,
+                                                MetadataResponseData response) {
+        if (request.version() <= 10 && data.includeClusterAuthorizedOperations()) {
+            response.setClusterAuthorizedOperations(DescribeClusterHandler.clusterAuthorizedOperations(request, broker));
+        }
+        if (data.includeTopicAuthorizedOperations()) {
+            response.topics().stream().filter(t -> t.errorCode() == Errors.NONE.code()).forEach(t -> t.setTopicAuthorizedOperations(
+                    broker.authorizedOperations(request, ResourceType.TOPIC, t.name())));
+        }
     }
 
     /** The live brokers, and the answering one even when the controller has fenced it: it still knows itself. */
@@ -84,7 +98,7 @@ final class MetadataHandler implements ApiHandler {
         if (!broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, name)) {
             return requested.name() == null || requested.name().isEmpty() ? refused.setTopicId(requested.topicId()) : refused.setName(name);
         }
-        if (topic == null && autoCreate && !broker.authorized(request, AclOperation.CREATE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
+        if (topic == null && autoCreate && !broker.authorizedQuietly(request, AclOperation.CREATE, ResourceType.CLUSTER, Acls.CLUSTER_NAME)
                 && !broker.authorized(request, AclOperation.CREATE, ResourceType.TOPIC, name)) {
             return refused.setName(name);
         }

@@ -3,7 +3,9 @@ package dev.samsa.handler;
 import dev.samsa.group.OffsetStore;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
@@ -11,12 +13,14 @@ import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetDeleteResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * OffsetDelete v0, as Kafka: an Empty group loses the offsets asked for; a non-empty consumer group loses those of
  * topics it does not subscribe to, and partitions of subscribed topics answer GROUP_SUBSCRIBED_TO_TOPIC. Group-level
  * errors: GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP (a non-empty group of another protocol type), NOT_COORDINATOR,
- * COORDINATOR_NOT_AVAILABLE. The answer waits until the tombstones are replicated.
+ * COORDINATOR_NOT_AVAILABLE. The answer waits until the tombstones are replicated. Needs DELETE on the group and READ
+ * on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions, whether or not it exists).
  */
 final class OffsetDeleteHandler implements ApiHandler {
 
@@ -30,8 +34,22 @@ final class OffsetDeleteHandler implements ApiHandler {
         OffsetDeleteRequestData data = request.data();
         broker.requireGroup(request, AclOperation.DELETE, data.groupId());
         OffsetDeleteResponseData response = new OffsetDeleteResponseData();
+        // As Kafka: READ on each topic, checked before whether it exists; the group sees only what passes.
+        Map<TopicPartition, Errors> refused = new HashMap<>();
         List<TopicPartition> partitions = new ArrayList<>();
-        data.topics().forEach(t -> t.partitions().forEach(p -> partitions.add(new TopicPartition(t.name(), p.partitionIndex()))));
+        for (OffsetDeleteRequestData.OffsetDeleteRequestTopic t : data.topics()) {
+            boolean readable = broker.authorized(request, AclOperation.READ, ResourceType.TOPIC, t.name());
+            for (OffsetDeleteRequestData.OffsetDeleteRequestPartition p : t.partitions()) {
+                TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
+                if (!readable) {
+                    refused.put(tp, Errors.TOPIC_AUTHORIZATION_FAILED);
+                } else if (broker.cluster().metadata().partition(tp) == null) {
+                    refused.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                } else {
+                    partitions.add(tp);
+                }
+            }
+        }
         OffsetStore.DeleteResult result;
         try {
             result = broker.groups().offsets().delete(broker.brokerId(), data.groupId(), partitions);
@@ -43,7 +61,7 @@ final class OffsetDeleteHandler implements ApiHandler {
             OffsetDeleteResponseData.OffsetDeleteResponseTopic rt = new OffsetDeleteResponseData.OffsetDeleteResponseTopic().setName(t.name());
             t.partitions().forEach(p -> rt.partitions().add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition()
                     .setPartitionIndex(p.partitionIndex())
-                    .setErrorCode(result.errors().get(new TopicPartition(t.name(), p.partitionIndex())).code())));
+                    .setErrorCode(errorOf(new TopicPartition(t.name(), p.partitionIndex()), refused, result).code())));
             response.topics().add(rt);
         }
         broker.groups().whenReplicated(result.write(), error -> {
@@ -53,5 +71,9 @@ final class OffsetDeleteHandler implements ApiHandler {
             }
             request.respond(response);
         });
+    }
+
+    private static Errors errorOf(TopicPartition tp, Map<TopicPartition, Errors> refused, OffsetStore.DeleteResult result) {
+        return refused.getOrDefault(tp, result.errors().get(tp));
     }
 }

@@ -36,10 +36,11 @@ final class OffsetFetchHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         OffsetFetchRequestData data = request.data();
-        if (request.version() < 8) {
-            broker.requireGroup(request, AclOperation.DESCRIBE, data.groupId());
-        }
         OffsetFetchResponseData response = new OffsetFetchResponseData();
+        if (request.version() < 8 && !broker.authorized(request, AclOperation.DESCRIBE, ResourceType.GROUP, data.groupId())) {
+            request.respond(groupAuthorizationFailed(data, request.version()));
+            return;
+        }
         if (request.version() < 8) {
             List<TopicPartition> wanted = null;
             if (data.topics() != null) {
@@ -97,13 +98,35 @@ final class OffsetFetchHandler implements ApiHandler {
     }
 
     /**
+     * Kafka's OffsetFetchResponse.groupError for one group: the top-level error from v2, and before it the error on
+     * every partition asked for, with offset -1.
+     */
+    private static OffsetFetchResponseData groupAuthorizationFailed(OffsetFetchRequestData data, short version) {
+        OffsetFetchResponseData response = new OffsetFetchResponseData();
+        if (version >= 2) {
+            return response.setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code());
+        }
+        for (OffsetFetchRequestData.OffsetFetchRequestTopic t : data.topics()) {
+            OffsetFetchResponseData.OffsetFetchResponseTopic rt = new OffsetFetchResponseData.OffsetFetchResponseTopic().setName(t.name());
+            response.topics().add(rt);
+            t.partitionIndexes().forEach(p -> rt.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartition()
+                    .setPartitionIndex(p).setCommittedOffset(-1).setCommittedLeaderEpoch(-1).setMetadata("")
+                    .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code())));
+        }
+        return response;
+    }
+
+    /**
      * As Kafka: offsets of topics the principal may not DESCRIBE are left out of an all-topics answer, and answered
      * TOPIC_AUTHORIZATION_FAILED when asked for by name.
      */
     private static Result describable(Result r, boolean allTopics, KafkaRequest request, BrokerContext broker) {
         Map<String, Map<Integer, Answer>> offsets = new LinkedHashMap<>();
         r.offsets.forEach((topic, parts) -> {
-            if (broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic)) {
+            boolean describable = allTopics
+                    ? broker.authorizedQuietly(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic)
+                    : broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic);
+            if (describable) {
                 offsets.put(topic, parts);
             } else if (!allTopics) {
                 Map<Integer, Answer> refused = new LinkedHashMap<>();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * What a Produce with transactional batches asks the transaction coordinator before it appends, as Kafka's
@@ -44,7 +46,7 @@ final class ProduceTransactionVerification {
                 || !(addsPartitions || broker.configs().getBoolean("transaction.partition.verification.enable"))) {
             return false;
         }
-        TransactionalBatches txn = transactionalBatches(data, broker);
+        TransactionalBatches txn = transactionalBatches(request, broker);
         if (txn.partitions().isEmpty()) {
             return false;
         }
@@ -67,16 +69,19 @@ final class ProduceTransactionVerification {
      * As Kafka's handleProduceAppend: the partitions with a transactional batch, to be verified (or, from v12, added).
      * Batches that cannot be walked, and partitions that do not exist or that this broker does not lead (as the append
      * decides it), are left to the per-partition checks, which answer for them: Kafka asks the coordinator only
-     * through the leader's log, so a produce that reaches a follower never adds its partition to the transaction.
+     * through the leader's log, so a produce that reaches a follower never adds its partition to the transaction. So
+     * are partitions of topics the principal may not WRITE: Kafka verifies only the authorized ones.
      */
-    private static TransactionalBatches transactionalBatches(ProduceRequestData data, BrokerContext broker) {
+    private static TransactionalBatches transactionalBatches(KafkaRequest request, BrokerContext broker) {
+        ProduceRequestData data = request.data();
         long producerId = RecordBatch.NO_PRODUCER_ID;
         short producerEpoch = RecordBatch.NO_PRODUCER_EPOCH;
         Set<TopicPartition> partitions = new HashSet<>();
         for (ProduceRequestData.TopicProduceData topicData : data.topicData()) {
             String name = ProduceChecks.topicName(topicData, broker);
             for (ProduceRequestData.PartitionProduceData pd : topicData.partitionData()) {
-                if (name == null || !(pd.records() instanceof MemoryRecords records) || !leads(broker, name, pd.index())) {
+                if (name == null || !(pd.records() instanceof MemoryRecords records) || !leads(broker, name, pd.index())
+                        || !broker.authorizedQuietly(request, AclOperation.WRITE, ResourceType.TOPIC, name)) {
                     continue;
                 }
                 try {

@@ -66,11 +66,11 @@ final class LogLoader {
             long logEndOffset = segments.lastSegment().map(LogSegment::nextOffset).orElse(0L);
             if (segments.isEmpty() || logStartOffset > logEndOffset) {
                 // Nothing survived above the log start offset: start empty there, as Kafka's
-                // truncateFullyAndStartAt.
+                // truncateFullyAndStartAt. That offset is 0 or checkpointed, so the files can wait for the first append.
                 segments.deleteAll();
                 epochs.clear();
                 producers.clear();
-                segments.add(LogSegment.open(dir, logStartOffset, stores));
+                segments.add(LogSegment.createOnFirstAppend(dir, logStartOffset, stores));
             }
             producers.removeBefore(logStartOffset);
             epochs.truncateFromStart(logStartOffset);

@@ -30,8 +30,13 @@ import org.apache.kafka.common.record.Records;
  */
 final class LogSegment {
 
+    private static final int BATCH_HEADER_TO_LAST_OFFSET_DELTA = DefaultRecordBatch.LAST_OFFSET_DELTA_OFFSET + Integer.BYTES;
+
     private final long baseOffset;
-    private final MappedStore log;
+    private final Path logFile;
+    private final MappedStoreFactory stores;
+    /** Null until the first append to a segment created by {@link #createOnFirstAppend}. */
+    private MappedStore log;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
     private final TransactionIndex txnIndex;
@@ -43,24 +48,40 @@ final class LogSegment {
     /** Cluster time of the first append, or of the open that found the segment with data. */
     private long rollBaseMs = -1L;
 
-    private LogSegment(long baseOffset, MappedStore log, OffsetIndex offsetIndex, TimeIndex timeIndex,
-                       TransactionIndex txnIndex) {
+    private LogSegment(Path dir, long baseOffset, MappedStoreFactory stores) {
         this.baseOffset = baseOffset;
-        this.log = log;
-        this.offsetIndex = offsetIndex;
-        this.timeIndex = timeIndex;
-        this.txnIndex = txnIndex;
+        this.logFile = LogFileUtils.logFile(dir, baseOffset);
+        this.stores = stores;
+        this.offsetIndex = new OffsetIndex(baseOffset, new IndexFile(LogFileUtils.offsetIndexFile(dir, baseOffset),
+                OffsetIndex.ENTRY_SIZE));
+        this.timeIndex = new TimeIndex(baseOffset, new IndexFile(LogFileUtils.timeIndexFile(dir, baseOffset),
+                TimeIndex.ENTRY_SIZE));
+        this.txnIndex = new TransactionIndex(LogFileUtils.transactionIndexFile(dir, baseOffset), stores);
         this.nextOffset = baseOffset;
     }
 
     /** Opens or creates the segment's files; an existing segment holds no data until {@link #recover}. */
     static LogSegment open(Path dir, long baseOffset, MappedStoreFactory stores) throws IOException {
-        MappedStore log = stores.open(LogFileUtils.logFile(dir, baseOffset));
+        LogSegment segment = new LogSegment(dir, baseOffset, stores);
+        segment.createFiles();
+        return segment;
+    }
+
+    /**
+     * An empty segment whose files are created by its first append, as a partition that nobody writes to needs none:
+     * the fifty partitions of {@code __consumer_offsets} on each broker cost a directory each until a group uses them.
+     * Only for a log with no segment on disk, whose start offset is 0 or checkpointed, so that a restart before the
+     * first append finds the same empty log.
+     */
+    static LogSegment createOnFirstAppend(Path dir, long baseOffset, MappedStoreFactory stores) {
+        return new LogSegment(dir, baseOffset, stores);
+    }
+
+    private void createFiles() throws IOException {
+        log = stores.open(logFile);
         try {
-            MappedStore index = stores.open(LogFileUtils.offsetIndexFile(dir, baseOffset));
-            MappedStore timeIndex = stores.open(LogFileUtils.timeIndexFile(dir, baseOffset));
-            return new LogSegment(baseOffset, log, new OffsetIndex(baseOffset, index), new TimeIndex(baseOffset, timeIndex),
-                    new TransactionIndex(LogFileUtils.transactionIndexFile(dir, baseOffset), stores));
+            offsetIndex.createFile();
+            timeIndex.createFile();
         } catch (IOException | RuntimeException e) {
             log.close();
             throw e;
@@ -102,14 +123,28 @@ final class LogSegment {
         return torn;
     }
 
-    /** Appends batches whose offsets are assigned and follow {@link #nextOffset()}. */
-    void append(MemoryRecords records, int indexIntervalBytes, long nowMs) throws IOException {
+    /**
+     * Appends batches whose offsets are assigned and follow {@link #nextOffset()}: a {@link MemoryRecords} or another
+     * log's {@link MappedRecords}, copied once, from its mapping into this one.
+     */
+    void append(Records records, int indexIntervalBytes, long nowMs) throws IOException {
+        if (log == null) {
+            createFiles();
+        }
         if (size == 0) {
             rollBaseMs = nowMs;
         }
         int position = size;
-        log.write(position, records.buffer());
-        for (MutableRecordBatch batch : records.batches()) {
+        if (records instanceof MappedRecords mapped) {
+            long at = position;
+            for (ByteBuffer buffer : mapped.buffers()) {
+                log.write(at, buffer);
+                at += buffer.remaining();
+            }
+        } else {
+            log.write(position, ((MemoryRecords) records).buffer());
+        }
+        for (RecordBatch batch : records.batches()) {
             index(batch, position, indexIntervalBytes);
             position += batch.sizeInBytes();
         }
@@ -135,25 +170,63 @@ final class LogSegment {
      */
     Optional<MemoryRecords> read(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
             throws IOException {
+        long range = range(startOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+        if (range < 0) {
+            return Optional.empty();
+        }
+        return Optional.of(MemoryRecords.readableRecords(log.read(rangeStart(range), rangeLength(range))));
+    }
+
+    /**
+     * What {@link #read} returns, seen in place in the mapping; an empty view when no whole batch fits.
+     *
+     * @return empty if {@code startOffset} is past this segment's data
+     */
+    Optional<Records> readMapped(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
+            throws IOException {
+        long range = range(startOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+        if (range < 0) {
+            return Optional.empty();
+        }
+        if (rangeLength(range) == 0) {
+            return Optional.of(MemoryRecords.EMPTY);
+        }
+        return Optional.of(new MappedRecords(log.view(rangeStart(range), rangeLength(range))));
+    }
+
+    /**
+     * The bytes {@link #read} returns, as start position (high half) and length (low half), walking batch headers
+     * only; -1 if {@code startOffset} is past this segment's data.
+     */
+    private long range(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) throws IOException {
         int start = positionOfBatchContaining(startOffset);
         if (start >= size) {
-            return Optional.empty();
+            return -1;
         }
         int end = start;
         while (end < size) {
-            MutableRecordBatch batch = batchAt(end);
-            if (batch.lastOffset() >= maxOffsetExclusive) {
+            ByteBuffer header = batchHeaderAt(end);
+            int batchSize = header.getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
+            if (lastOffset(header) >= maxOffsetExclusive) {
                 break;
             }
-            if ((long) end - start + batch.sizeInBytes() > maxBytes) {
+            if ((long) end - start + batchSize > maxBytes) {
                 if (end == start && minOneBatch) {
-                    end += batch.sizeInBytes();
+                    end += batchSize;
                 }
                 break;
             }
-            end += batch.sizeInBytes();
+            end += batchSize;
         }
-        return Optional.of(MemoryRecords.readableRecords(log.read(start, end - start)));
+        return ((long) start << 32) | (end - start);
+    }
+
+    private static int rangeStart(long range) {
+        return (int) (range >>> 32);
+    }
+
+    private static int rangeLength(long range) {
+        return (int) range;
     }
 
     /** The first record, in offset order from {@code startingOffset}, whose timestamp is at least {@code timestamp}. */
@@ -234,32 +307,52 @@ final class LogSegment {
         }
     }
 
+    /**
+     * Forces the log to the device. The offset and time index files are written but not forced: recovery rebuilds
+     * them from the log, so a power loss cannot leave one that matters.
+     */
     void flush() throws IOException {
+        if (log == null) {
+            return;
+        }
         log.flush();
-        offsetIndex.store().flush();
-        timeIndex.store().flush();
+        offsetIndex.writeFile();
+        timeIndex.writeFile();
         txnIndex.flush();
     }
 
     /** Cuts the unflushed tail of the log file at {@code keepBytes} past the flushed position. */
     void dropUnflushed(long keepBytes) throws IOException {
+        if (log == null) {
+            return;
+        }
         long flushed = log.flushedPosition();
         if (flushed < size) {
             log.truncate(Math.min(size, flushed + Math.max(0, keepBytes)));
         }
     }
 
+    /** Writes the index files and unmaps the log. */
     void close() throws IOException {
-        try (log; MappedStore index = offsetIndex.store(); MappedStore time = timeIndex.store()) {
+        if (log == null) {
+            return;
+        }
+        try (MappedStore store = log) {
+            offsetIndex.writeFile();
+            timeIndex.writeFile();
             txnIndex.close();
         }
     }
 
     void deleteFiles() throws IOException {
-        close();
-        Files.deleteIfExists(log.path());
-        Files.deleteIfExists(offsetIndex.store().path());
-        Files.deleteIfExists(timeIndex.store().path());
+        if (log != null) {
+            try (MappedStore store = log) {
+                txnIndex.close();
+            }
+        }
+        Files.deleteIfExists(logFile);
+        Files.deleteIfExists(offsetIndex.file().path());
+        Files.deleteIfExists(timeIndex.file().path());
         txnIndex.deleteFile();
     }
 
@@ -286,12 +379,12 @@ final class LogSegment {
     }
 
     Path logFile() {
-        return log.path();
+        return logFile;
     }
 
     @Override
     public String toString() {
-        return "LogSegment(" + log.path() + ", offsets " + baseOffset + ".." + (nextOffset - 1) + ", " + size + " bytes)";
+        return "LogSegment(" + logFile + ", offsets " + baseOffset + ".." + (nextOffset - 1) + ", " + size + " bytes)";
     }
 
     private void index(RecordBatch batch, int position, int indexIntervalBytes) throws IOException {
@@ -311,20 +404,38 @@ final class LogSegment {
     private int positionOfBatchContaining(long offset) throws IOException {
         int position = offsetIndex.lookup(offset);
         while (position < size) {
-            MutableRecordBatch batch = batchAt(position);
-            if (batch.lastOffset() >= offset) {
+            ByteBuffer header = batchHeaderAt(position);
+            if (lastOffset(header) >= offset) {
                 return position;
             }
-            position += batch.sizeInBytes();
+            position += header.getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
         }
         return size;
+    }
+
+    /**
+     * The header of the batch at {@code position}, up to its last offset delta: enough to walk the log without
+     * reading the records.
+     */
+    private ByteBuffer batchHeaderAt(int position) throws IOException {
+        ByteBuffer header = log.read(position, BATCH_HEADER_TO_LAST_OFFSET_DELTA);
+        int batchSize = header.getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
+        if (batchSize < DefaultRecordBatch.RECORD_BATCH_OVERHEAD || (long) position + batchSize > size) {
+            throw new IllegalStateException("Segment " + log.path() + " has a batch of " + batchSize
+                    + " bytes at position " + position + " past its data end " + size);
+        }
+        return header;
+    }
+
+    private static long lastOffset(ByteBuffer header) {
+        return header.getLong(0) + header.getInt(DefaultRecordBatch.LAST_OFFSET_DELTA_OFFSET);
     }
 
     /** A batch inside the recovered data, which is valid by construction. */
     private MutableRecordBatch batchAt(int position) throws IOException {
         int batchSize = log.read(position, Records.LOG_OVERHEAD).getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
         if (batchSize < DefaultRecordBatch.RECORD_BATCH_OVERHEAD || (long) position + batchSize > size) {
-            throw new IllegalStateException("Segment " + log.path() + " has a batch of " + batchSize
+            throw new IllegalStateException("Segment " + logFile + " has a batch of " + batchSize
                     + " bytes at position " + position + " past its data end " + size);
         }
         return single(log.read(position, batchSize));

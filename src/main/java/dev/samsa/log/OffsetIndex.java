@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
-import dev.samsa.log.store.MappedStore;
-
 /**
  * The sparse offset index of one segment ({@code .index}): maps an offset to the file position of
  * a batch, so a read can start scanning near its target instead of at the start of the segment.
@@ -17,29 +15,29 @@ import dev.samsa.log.store.MappedStore;
  * positions strictly increase. An entry is added once at least {@code index.interval.bytes} of
  * log have been appended since the previous one.
  *
- * <p>The arrays in memory are the working copy; the file is rewritten from the log when the
- * segment is recovered, so a torn index never matters. Not thread-safe: the cluster loop owns
- * the log.
+ * <p>The arrays in memory are the index; the file is rebuilt from the log when the segment is
+ * recovered, so a torn index never matters, and written by {@link #writeFile()} (see {@link IndexFile}).
+ * Not thread-safe: the cluster loop owns the log.
  */
 final class OffsetIndex {
 
     static final int ENTRY_SIZE = 8;
 
     private final long baseOffset;
-    private final MappedStore store;
+    private final IndexFile file;
     private int[] relativeOffsets = new int[16];
     private int[] positions = new int[16];
     private int entries;
 
-    OffsetIndex(long baseOffset, MappedStore store) {
+    OffsetIndex(long baseOffset, IndexFile file) {
         this.baseOffset = baseOffset;
-        this.store = store;
+        this.file = file;
     }
 
-    void append(long offset, int position) throws IOException {
+    void append(long offset, int position) {
         int relative = relativeOffset(offset);
         if (entries > 0 && (relative <= relativeOffsets[entries - 1] || position <= positions[entries - 1])) {
-            throw new IllegalStateException("Offset index " + store.path() + " must grow: last entry ("
+            throw new IllegalStateException("Offset index " + file.path() + " must grow: last entry ("
                     + (baseOffset + relativeOffsets[entries - 1]) + ", " + positions[entries - 1]
                     + "), new entry (" + offset + ", " + position + ")");
         }
@@ -49,7 +47,6 @@ final class OffsetIndex {
         }
         relativeOffsets[entries] = relative;
         positions[entries] = position;
-        store.write((long) entries * ENTRY_SIZE, ByteBuffer.allocate(ENTRY_SIZE).putInt(relative).putInt(position).flip());
         entries++;
     }
 
@@ -60,19 +57,33 @@ final class OffsetIndex {
     }
 
     /** Drops entries for batches at or after {@code position}. */
-    void truncateToPosition(int position) throws IOException {
+    void truncateToPosition(int position) {
         while (entries > 0 && positions[entries - 1] >= position) {
             entries--;
         }
-        store.truncate((long) entries * ENTRY_SIZE);
+        file.truncated(entries);
     }
 
     int entries() {
         return entries;
     }
 
-    MappedStore store() {
-        return store;
+    void createFile() throws IOException {
+        file.create();
+    }
+
+    void writeFile() throws IOException {
+        file.write(entries, (from, to) -> {
+            ByteBuffer buffer = ByteBuffer.allocate((to - from) * ENTRY_SIZE);
+            for (int slot = from; slot < to; slot++) {
+                buffer.putInt(relativeOffsets[slot]).putInt(positions[slot]);
+            }
+            return buffer.flip();
+        });
+    }
+
+    IndexFile file() {
+        return file;
     }
 
     private int floorSlot(long offset) {
@@ -95,7 +106,7 @@ final class OffsetIndex {
     private int relativeOffset(long offset) {
         long relative = offset - baseOffset;
         if (relative < 0 || relative > Integer.MAX_VALUE) {
-            throw new IllegalStateException("Offset " + offset + " does not fit the index " + store.path()
+            throw new IllegalStateException("Offset " + offset + " does not fit the index " + file.path()
                     + " of base offset " + baseOffset);
         }
         return (int) relative;

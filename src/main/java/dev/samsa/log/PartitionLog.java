@@ -25,6 +25,7 @@ import org.apache.kafka.common.record.EndTransactionMarker;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.Records;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
@@ -171,7 +172,8 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Appends batches a follower fetched from its leader, offsets and epochs already assigned.
+     * Appends batches a follower fetched from its leader, offsets and epochs already assigned: the leader's
+     * {@link #readMapped} records, copied once, from its mapping into this log's.
      * Checks only what the leader cannot have got wrong by itself: magic, CRC and that offsets
      * continue from the log end.
      *
@@ -179,13 +181,12 @@ public final class PartitionLog implements AutoCloseable {
      * @throws CorruptRecordException if a batch fails its CRC
      * @throws IllegalStateException if the first offset is below the log end offset
      */
-    public void appendAsFollower(MemoryRecords records, long nowMs) {
+    public void appendAsFollower(Records records, long nowMs) {
         checkOpen();
-        MemoryRecords writable = writable(records);
         long expected = logEndOffset();
         long firstOffset = -1L;
         int validBytes = 0;
-        for (MutableRecordBatch batch : writable.batches()) {
+        for (RecordBatch batch : records.batches()) {
             if (batch.magic() != RecordBatch.MAGIC_VALUE_V2) {
                 throw new InvalidRecordException("Replicated batch with magic " + batch.magic() + " for " + name);
             }
@@ -201,15 +202,40 @@ public final class PartitionLog implements AutoCloseable {
         if (validBytes == 0) {
             return;
         }
-        ByteBuffer buffer = writable.buffer();
-        buffer.limit(buffer.position() + validBytes);
-        MemoryRecords valid = MemoryRecords.readableRecords(buffer.slice());
-        for (MutableRecordBatch batch : valid.batches()) {
+        // Only a MemoryRecords can end in a partial batch, which its batches() leaves out.
+        Records valid = validBytes == records.sizeInBytes() ? records : records.slice(0, validBytes);
+        for (RecordBatch batch : valid.batches()) {
             epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
         }
         appendToSegments(valid, firstOffset, expected - 1, nowMs);
         updateProducers(valid, firstOffset);
         maybeFlush(nowMs);
+    }
+
+    /**
+     * What {@link #read} returns, but seen in place in the segment's mapping rather than copied: {@link MappedRecords}
+     * the caller closes once done with them, or an empty {@link MemoryRecords}.
+     *
+     * @throws OffsetOutOfRangeException if {@code fetchOffset} is below the log start or above the log end
+     */
+    public Records readMapped(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
+        checkOpen();
+        long logEndOffset = logEndOffset();
+        throwIfOutOfRange(fetchOffset, logEndOffset);
+        if (fetchOffset == logEndOffset) {
+            return MemoryRecords.EMPTY;
+        }
+        try {
+            for (LogSegment segment : segments.values(fetchOffset, logEndOffset)) {
+                Optional<Records> records = segment.readMapped(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+                if (records.isPresent()) {
+                    return records.get();
+                }
+            }
+            return MemoryRecords.EMPTY;
+        } catch (IOException e) {
+            throw storageError("read offset " + fetchOffset, e);
+        }
     }
 
     /** Every batch from the log start to the log end as they are now, in offset order, read 1 MiB at a time. */
@@ -239,11 +265,7 @@ public final class PartitionLog implements AutoCloseable {
     public LogReadInfo read(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
         checkOpen();
         long logEndOffset = logEndOffset();
-        if (fetchOffset < logStartOffset || fetchOffset > logEndOffset) {
-            throw new OffsetOutOfRangeException("Received request for offset " + fetchOffset + " for partition "
-                    + name + ", but we only have log segments in the range " + logStartOffset + " to "
-                    + logEndOffset + ".");
-        }
+        throwIfOutOfRange(fetchOffset, logEndOffset);
         if (fetchOffset == logEndOffset) {
             return LogReadInfo.EMPTY;
         }
@@ -257,6 +279,14 @@ public final class PartitionLog implements AutoCloseable {
             return LogReadInfo.EMPTY;
         } catch (IOException e) {
             throw storageError("read offset " + fetchOffset, e);
+        }
+    }
+
+    private void throwIfOutOfRange(long fetchOffset, long logEndOffset) {
+        if (fetchOffset < logStartOffset || fetchOffset > logEndOffset) {
+            throw new OffsetOutOfRangeException("Received request for offset " + fetchOffset + " for partition "
+                    + name + ", but we only have log segments in the range " + logStartOffset + " to "
+                    + logEndOffset + ".");
         }
     }
 
@@ -619,7 +649,7 @@ public final class PartitionLog implements AutoCloseable {
      * REPLICATION do; then, as its UnifiedLog.append, completes the transactions their markers end, in the segment
      * that holds them (one append never spans segments).
      */
-    private void updateProducers(MemoryRecords appended, long firstOffset) {
+    private void updateProducers(Records appended, long firstOffset) {
         List<ProducerStateManager.CompletedTxn> completed = new ArrayList<>();
         for (RecordBatch batch : appended.batches()) {
             producers.update(batch).ifPresent(completed::add);
@@ -637,7 +667,7 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    private void appendToSegments(MemoryRecords records, long firstOffset, long lastOffset, long nowMs) {
+    private void appendToSegments(Records records, long firstOffset, long lastOffset, long nowMs) {
         try {
             LogSegment active = segments.activeSegment();
             if (active.shouldRoll(config, records.sizeInBytes(), lastOffset, nowMs)) {

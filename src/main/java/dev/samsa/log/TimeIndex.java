@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
-import dev.samsa.log.store.MappedStore;
-
 /**
  * The time index of one segment ({@code .timeindex}): where the largest timestamp seen so far
  * grew, so a search by timestamp can skip every batch that is certainly older.
@@ -16,26 +14,27 @@ import dev.samsa.log.store.MappedStore;
  * {@code T}, so every record before that batch is older than {@code T}. Timestamps and offsets
  * strictly increase.
  *
- * <p>The arrays in memory are the working copy; the file is rewritten from the log when the
- * segment is recovered. Not thread-safe: the cluster loop owns the log.
+ * <p>The arrays in memory are the index; the file is rebuilt from the log when the segment is
+ * recovered, and written by {@link #writeFile()} (see {@link IndexFile}). Not thread-safe: the cluster loop owns the
+ * log.
  */
 final class TimeIndex {
 
     static final int ENTRY_SIZE = 12;
 
     private final long baseOffset;
-    private final MappedStore store;
+    private final IndexFile file;
     private long[] timestamps = new long[16];
     private int[] relativeOffsets = new int[16];
     private int entries;
 
-    TimeIndex(long baseOffset, MappedStore store) {
+    TimeIndex(long baseOffset, IndexFile file) {
         this.baseOffset = baseOffset;
-        this.store = store;
+        this.file = file;
     }
 
     /** Adds an entry if {@code timestamp} is larger than the last one. */
-    void maybeAppend(long timestamp, long offset) throws IOException {
+    void maybeAppend(long timestamp, long offset) {
         if (entries > 0 && timestamp <= timestamps[entries - 1]) {
             return;
         }
@@ -46,8 +45,6 @@ final class TimeIndex {
         int relative = Math.toIntExact(offset - baseOffset);
         timestamps[entries] = timestamp;
         relativeOffsets[entries] = relative;
-        store.write((long) entries * ENTRY_SIZE,
-                ByteBuffer.allocate(ENTRY_SIZE).putLong(timestamp).putInt(relative).flip());
         entries++;
     }
 
@@ -72,14 +69,28 @@ final class TimeIndex {
     }
 
     /** Drops entries for batches whose last offset is at or after {@code offset}. */
-    void truncateTo(long offset) throws IOException {
+    void truncateTo(long offset) {
         while (entries > 0 && baseOffset + relativeOffsets[entries - 1] >= offset) {
             entries--;
         }
-        store.truncate((long) entries * ENTRY_SIZE);
+        file.truncated(entries);
     }
 
-    MappedStore store() {
-        return store;
+    void createFile() throws IOException {
+        file.create();
+    }
+
+    void writeFile() throws IOException {
+        file.write(entries, (from, to) -> {
+            ByteBuffer buffer = ByteBuffer.allocate((to - from) * ENTRY_SIZE);
+            for (int slot = from; slot < to; slot++) {
+                buffer.putLong(timestamps[slot]).putInt(relativeOffsets[slot]);
+            }
+            return buffer.flip();
+        });
+    }
+
+    IndexFile file() {
+        return file;
     }
 }

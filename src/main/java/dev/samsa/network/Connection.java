@@ -4,9 +4,7 @@ import dev.samsa.security.ListenerSecurity;
 import dev.samsa.wire.KafkaRequest;
 import dev.samsa.wire.RequestCodec;
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.Socket;
@@ -18,6 +16,7 @@ import java.util.function.LongSupplier;
 import javax.net.ssl.SSLSocket;
 import javax.security.auth.x500.X500Principal;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.network.Send;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.requests.AbstractRequest;
@@ -28,7 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client connection: a reader thread that frames and decodes requests, and a writer thread that encodes and
- * writes answers strictly in request order, however late each answer is completed on the cluster loop. Anything wrong
+ * writes answers strictly in request order, however late each answer is completed on the cluster loop. Fetched
+ * records go from the segment's mapping to the socket without a copy ({@link ResponseSink}); every answer lets go
+ * of them once written or dropped. Anything wrong
  * with the bytes closes this connection only, with one log line naming the client and the reason.
  *
  * <p>Neither thread dies of an unexpected failure (a bug, or a {@link LinkageError} from a broken classpath): a
@@ -66,6 +67,8 @@ final class Connection implements KafkaRequest.Responder {
     private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
     private final java.util.Map<KafkaRequest, CompletableFuture<Outcome>> pending = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
+    /** Set once the writer stopped: from then on, answers completed late release their record bytes themselves. */
+    private volatile boolean writerDone;
     private final ListenerSecurity security;
     /** Null on a listener without SASL: the PLAINTEXT path pays one null check per request. */
     private final SaslAuthenticator authenticator;
@@ -73,11 +76,11 @@ final class Connection implements KafkaRequest.Responder {
     private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
 
     Connection(Socket socket, String name, RequestDispatcher dispatcher, int maxRequestBytes, Runnable onClose,
-               java.util.function.Consumer<Throwable> onUnexpected, ListenerSecurity security, LongSupplier wallNanos) {
+               java.util.function.Consumer<Throwable> onUnexpected, ListenerSecurity security, WallClock wall) {
         this.onUnexpected = onUnexpected;
         this.security = security;
-        this.wallNanos = wallNanos;
-        this.authenticator = security.usesSasl() ? new SaslAuthenticator(security) : null;
+        this.wallNanos = wall.nanos();
+        this.authenticator = security.usesSasl() ? new SaslAuthenticator(security, wall.epochMillis()) : null;
         this.socket = socket;
         this.name = name;
         this.clientAddress = socket.getRemoteSocketAddress().toString();
@@ -170,6 +173,7 @@ final class Connection implements KafkaRequest.Responder {
         KafkaRequest request = new KafkaRequest(header, body, clientAddress, this, security.listenerName(), principal);
         if (authenticator != null) {
             SaslAuthenticator.Step step = authenticator.authenticate(request, wallNanos.getAsLong());
+            reportFailure(step.failure());
             if (step.response() == null && step.closeReason() != null) {
                 reject(step.closeReason(), header);
                 return false;
@@ -198,6 +202,7 @@ final class Connection implements KafkaRequest.Responder {
      */
     private boolean rawSaslToken(byte[] token) {
         SaslAuthenticator.RawStep step = authenticator.rawToken(token, wallNanos.getAsLong());
+        reportFailure(step.failure());
         if (step.closeReason() != null) {
             reject(step.closeReason(), null);
             return false;
@@ -223,8 +228,23 @@ final class Connection implements KafkaRequest.Responder {
             return true;
         } catch (IOException e) {
             log.info("Failed authentication with {} on {} (SSL handshake failed): {}", clientAddress, name, e.getMessage());
+            reportFailure(new SaslAuthenticator.Failure("TLS", null, "SSL handshake failed: " + e.getMessage()));
             close();
             return false;
+        }
+    }
+
+    private void reportFailure(SaslAuthenticator.Failure failure) {
+        if (failure != null) {
+            dispatcher.authenticationFailed(security.listenerName(), failure.mechanism(), failure.principal(),
+                    failure.message());
+        }
+    }
+
+    /** A fault: this connection's SASL session counts as expired, so its next request closes it (see SaslAuthenticator). */
+    void expireSaslSession() {
+        if (authenticator != null) {
+            authenticator.expireSession();
         }
     }
 
@@ -246,7 +266,8 @@ final class Connection implements KafkaRequest.Responder {
     }
 
     private void writeLoop() {
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024))) {
+        try {
+            ResponseSink out = ResponseSink.of(socket);
             while (true) {
                 // Whatever is buffered goes out before the writer waits, whether for the next request or for the
                 // answer of this one: an answer never sits behind a slot that sends nothing (acks=0).
@@ -263,20 +284,16 @@ final class Connection implements KafkaRequest.Responder {
                 }
                 Outcome outcome = reply.outcome.join();
                 if (outcome.saslToken != null) {
-                    out.writeInt(outcome.saslToken.length);
-                    out.write(outcome.saslToken);
+                    out.write(ByteBuffer.allocate(4 + outcome.saslToken.length).putInt(outcome.saslToken.length)
+                            .put(outcome.saslToken).flip());
                     continue;
                 }
                 if (closed || outcome.request == null) {
+                    release(outcome);
                     break;
                 }
-                if (outcome.response != null) {
-                    ByteBuffer bytes = encode(outcome);
-                    if (bytes == null) {
-                        break;
-                    }
-                    out.writeInt(bytes.remaining());
-                    out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+                if (outcome.response != null && !send(outcome, out)) {
+                    break;
                 }
                 if (outcome.closeReason != null) {
                     // An answer that ends the connection (a failed authentication) goes out first, as Kafka sends it.
@@ -293,26 +310,49 @@ final class Connection implements KafkaRequest.Responder {
         } catch (Throwable e) {
             unexpected("writing a response", e);
         }
+        writerDone = true;
+        replies.forEach(r -> {
+            if (r.outcome.isDone() && r != END) {
+                release(r.outcome.join());
+            }
+        });
         close();
     }
 
     /**
-     * The answer's bytes; an answer that cannot be encoded is replaced by the request's UNKNOWN_SERVER_ERROR answer,
-     * and when even that fails, null closes the connection.
+     * Writes one answer, its record bytes straight from where they lie, and then lets them go; an answer that cannot
+     * be encoded is replaced by the request's UNKNOWN_SERVER_ERROR answer, and when even that fails, false closes the
+     * connection.
      */
-    private ByteBuffer encode(Outcome outcome) {
+    private boolean send(Outcome outcome, ResponseSink out) throws IOException {
         KafkaRequest request = outcome.request;
         try {
-            return RequestCodec.encodeResponse(request.header(), request.body().version(), outcome.response);
-        } catch (Throwable e) {
-            unexpected("encoding the answer to " + request + "; answering UNKNOWN_SERVER_ERROR instead", e);
+            Send send;
             try {
-                return RequestCodec.encodeResponse(request.header(), request.body().version(), request.body().getErrorResponse(0, e).data());
-            } catch (Throwable again) {
-                log.warn("Closing connection from {}: no error answer to {} could be encoded either: {}",
-                        request.describeClient(), request, again.toString());
-                return null;
+                send = RequestCodec.responseSend(request.header(), request.body().version(), outcome.response);
+            } catch (Throwable e) {
+                unexpected("encoding the answer to " + request + "; answering UNKNOWN_SERVER_ERROR instead", e);
+                try {
+                    send = RequestCodec.responseSend(request.header(), request.body().version(),
+                            request.body().getErrorResponse(0, e).data());
+                } catch (Throwable again) {
+                    log.warn("Closing connection from {}: no error answer to {} could be encoded either: {}",
+                            request.describeClient(), request, again.toString());
+                    return false;
+                }
             }
+            while (!send.completed()) {
+                send.writeTo(out);
+            }
+            return true;
+        } finally {
+            release(outcome);
+        }
+    }
+
+    private static void release(Outcome outcome) {
+        if (outcome != null && outcome.response != null) {
+            RequestCodec.releaseRecords(outcome.response);
         }
     }
 
@@ -335,6 +375,10 @@ final class Connection implements KafkaRequest.Responder {
         CompletableFuture<Outcome> future = pending.remove(request);
         if (future != null) {
             future.complete(outcome);
+        }
+        if (future == null || writerDone) {
+            // Never to be written (the connection closed first): its record bytes are let go here.
+            release(outcome);
         }
     }
 

@@ -6,13 +6,14 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import javax.net.ssl.SSLSocket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +38,7 @@ public final class Listener implements AutoCloseable {
 
     private final Consumer<Throwable> onUnexpected;
     private final ListenerSecurity security;
-    private final LongSupplier wallNanos;
+    private final WallClock wall;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile boolean closed;
@@ -46,27 +47,28 @@ public final class Listener implements AutoCloseable {
 
     /**
      * Binds {@code port} on 127.0.0.1 (0 for an ephemeral one) for clients that speak {@code security}'s protocol;
-     * {@code wallNanos} is the cluster loop's wall clock, which SASL session lifetimes go by.
+     * {@code wall} is the cluster loop's wall clock, which SASL session lifetimes and token expiry go by.
      *
      * @throws IOException naming the port when it cannot be bound
      */
     public Listener(String name, int port, RequestDispatcher dispatcher, int maxRequestBytes,
-                    Consumer<Throwable> onUnexpected, ListenerSecurity security, LongSupplier wallNanos) throws IOException {
+                    Consumer<Throwable> onUnexpected, ListenerSecurity security, WallClock wall) throws IOException {
         this.name = name;
-        this.wallNanos = wallNanos;
+        this.wall = wall;
         this.security = security;
         this.onUnexpected = onUnexpected;
         this.dispatcher = dispatcher;
         this.maxRequestBytes = maxRequestBytes;
-        ServerSocket socket = new ServerSocket();
-        socket.setReuseAddress(true);
+        // A channel's sockets, so that fetched records can be written to them in place (ResponseSink).
+        ServerSocketChannel socket = ServerSocketChannel.open();
         try {
+            socket.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 128);
         } catch (IOException e) {
             socket.close();
             throw new IOException("Cannot listen on 127.0.0.1:" + port + " for " + name + ": " + e.getMessage(), e);
         }
-        this.server = socket;
+        this.server = socket.socket();
         this.acceptor = new Thread(this::acceptLoop, name + "-acceptor");
         acceptor.setDaemon(true);
         acceptor.start();
@@ -114,7 +116,7 @@ public final class Listener implements AutoCloseable {
     }
 
     private void accept() throws IOException {
-        Socket socket = tls(server.accept());
+        Socket socket = tls(server.getChannel().accept().socket());
         Connection[] holder = new Connection[1];
         try {
             if (refusing) {
@@ -124,7 +126,7 @@ public final class Listener implements AutoCloseable {
             socket.setTcpNoDelay(true);
             String connectionName = name + "-conn-" + connectionIds.incrementAndGet();
             Connection connection = new Connection(socket, connectionName, dispatcher, maxRequestBytes,
-                    () -> connections.remove(holder[0]), onUnexpected, security, wallNanos);
+                    () -> connections.remove(holder[0]), onUnexpected, security, wall);
             holder[0] = connection;
             connections.add(connection);
             if (closed) {
@@ -168,6 +170,11 @@ public final class Listener implements AutoCloseable {
         if (refuse) {
             closeConnections();
         }
+    }
+
+    /** A fault: every SASL session on this listener counts as expired; each connection's next request closes it. */
+    public void expireSaslSessions() {
+        connections.forEach(Connection::expireSaslSession);
     }
 
     /** Drops every client connection but keeps listening. */

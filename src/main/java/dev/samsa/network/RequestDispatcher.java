@@ -14,4 +14,14 @@ public interface RequestDispatcher {
     /** The client at {@code clientAddress} closed its connection (not the broker); called once, on a network thread. */
     default void connectionClosed(String clientAddress) {
     }
+
+    /**
+     * A client failed to authenticate on {@code listener} (a SASL exchange or the TLS handshake), before any of its
+     * requests reached the broker; called on a network thread.
+     *
+     * @param principal who the client claimed to be, as "User:name", or null when unknown
+     * @param message Kafka's message, as the client got it when it got one
+     */
+    default void authenticationFailed(String listener, String mechanism, String principal, String message) {
+    }
 }

@@ -31,11 +31,12 @@ final class AclStore {
         this.file = file;
     }
 
+    boolean exists() {
+        return Files.exists(file);
+    }
+
     List<AclBinding> read() {
         List<AclBinding> acls = new ArrayList<>();
-        if (!Files.exists(file)) {
-            return acls;
-        }
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file)) {
             p.load(r);

@@ -3,6 +3,7 @@ package dev.samsa.security;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.kafka.common.acl.AccessControlEntry;
@@ -25,6 +26,9 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  */
 public final class Authorizer {
 
+    /** How many distinct denials are reported between two ACL changes. */
+    static final int MAX_REPORTED_DENIALS = 1000;
+
     private static final Set<AclOperation> IMPLY_DESCRIBE =
             Set.of(AclOperation.READ, AclOperation.WRITE, AclOperation.DELETE, AclOperation.ALTER);
 
@@ -33,6 +37,7 @@ public final class Authorizer {
     private final boolean allowEveryoneIfNoAclFound;
     private final List<AclBinding> bindings = new ArrayList<>();
     private final AclStore store;
+    private final Set<List<String>> reportedDenials = new HashSet<>();
 
     /** An authorizer whose ACLs live in memory only. */
     public Authorizer(boolean enabled, Collection<String> superUsers, boolean allowEveryoneIfNoAclFound,
@@ -42,8 +47,10 @@ public final class Authorizer {
 
     /**
      * @param superUsers principals as super.users names them, e.g. {@code User:admin}
-     * @param file where the ACLs are kept across restarts (null: in memory only); those found there are added to
-     *             {@code initial}
+     * @param initial the ACLs of a fresh directory: they seed {@code file} when it does not exist yet, and are ignored
+     *                when it does, so that ACLs an admin deleted stay deleted after a restart (as {@code kafka-storage
+     *                format} seeds a new metadata log, and the log is the truth afterwards)
+     * @param file where the ACLs are kept across restarts (null: in memory only)
      */
     public Authorizer(boolean enabled, Collection<String> superUsers, boolean allowEveryoneIfNoAclFound,
                       Collection<AclBinding> initial, Path file) {
@@ -51,10 +58,12 @@ public final class Authorizer {
         this.superUsers = Set.copyOf(superUsers);
         this.allowEveryoneIfNoAclFound = allowEveryoneIfNoAclFound;
         this.store = file == null ? null : new AclStore(file);
-        if (store != null) {
+        if (store != null && store.exists()) {
             bindings.addAll(store.read());
+        } else {
+            initial.forEach(this::add);
+            save();
         }
-        initial.forEach(this::add);
     }
 
     /** No authorizer: every request is allowed, and the ACL APIs answer SECURITY_DISABLED. */
@@ -94,23 +103,60 @@ public final class Authorizer {
     }
 
     /**
-     * Whether the principal may do {@code operation} on some resource of the type (Kafka's authorizeByResourceType,
-     * which lets an idempotent producer with WRITE on any topic get a producer id): an ALLOW binding for it that no
-     * DENY of the same pattern cancels.
+     * Whether the principal may do {@code operation} on some resource of the type, as Kafka's
+     * Authorizer.authorizeByResourceType decides it (an idempotent producer with WRITE on any topic gets a producer id):
+     * first a check of a made-up literal name, so super users and allow.everyone.if.no.acl.found pass; then an ALLOW
+     * for exactly this operation (or ALL; implied operations do not count) on a name that no DENY of the same literal
+     * name, of a prefix of it, or of {@code *} cancels.
      */
     public boolean authorizeAny(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type) {
-        if (!enabled || superUsers.contains(principal.toString())) {
+        if (authorize(principal, host, operation, type, "hardcode")) {
             return true;
         }
+        Set<String> deniedLiterals = new HashSet<>();
+        Set<String> deniedPrefixes = new HashSet<>();
+        List<ResourcePattern> allowed = new ArrayList<>();
         for (AclBinding b : bindings) {
             AccessControlEntry e = b.entry();
-            if (b.pattern().resourceType() == type && e.permissionType() == AclPermissionType.ALLOW
-                    && matchesPrincipal(e, principal) && matchesHost(e, host) && allows(e.operation(), operation)
-                    && authorize(principal, host, operation, type, b.pattern().name())) {
+            if (b.pattern().resourceType() != type || !matchesPrincipal(e, principal) || !matchesHost(e, host)
+                    || e.operation() != operation && e.operation() != AclOperation.ALL) {
+                continue;
+            }
+            boolean literal = b.pattern().patternType() == PatternType.LITERAL;
+            if (e.permissionType() == AclPermissionType.DENY) {
+                if (literal && b.pattern().name().equals(ResourcePattern.WILDCARD_RESOURCE)) {
+                    return false;
+                }
+                (literal ? deniedLiterals : deniedPrefixes).add(b.pattern().name());
+            } else {
+                allowed.add(b.pattern());
+            }
+        }
+        for (ResourcePattern p : allowed) {
+            if (p.patternType() == PatternType.LITERAL && p.name().equals(ResourcePattern.WILDCARD_RESOURCE)) {
+                return true;
+            }
+        }
+        for (ResourcePattern p : allowed) {
+            boolean literalDenied = p.patternType() == PatternType.LITERAL && deniedLiterals.contains(p.name());
+            boolean prefixDenied = false;
+            for (int end = 1; end <= p.name().length() && !prefixDenied; end++) {
+                prefixDenied = deniedPrefixes.contains(p.name().substring(0, end));
+            }
+            if (!literalDenied && !prefixDenied) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a denial is worth reporting: true the first time each key (principal, operation, resource, API) is
+     * denied since the ACLs last changed, and never once {@value #MAX_REPORTED_DENIALS} keys have been, so that a
+     * client denied in a retry loop is reported once.
+     */
+    public boolean firstDenial(List<String> key) {
+        return reportedDenials.size() < MAX_REPORTED_DENIALS && reportedDenials.add(key);
     }
 
     /** Adds a binding; adding one already present changes nothing. */
@@ -136,6 +182,7 @@ public final class Authorizer {
     }
 
     private void save() {
+        reportedDenials.clear();
         if (store != null) {
             store.write(bindings);
         }

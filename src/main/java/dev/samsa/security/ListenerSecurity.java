@@ -1,6 +1,7 @@
 package dev.samsa.security;
 
 import java.util.List;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
@@ -10,11 +11,12 @@ import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
  * certificate, and a client certificate when {@code clientAuthRequired}) and SASL with one of {@code saslMechanisms}.
  * The listener is named after its security protocol, as Kafka names a listener by default.
  *
- * @param sslContext null unless the protocol is SSL or SASL_SSL
+ * @param serverTls the broker's TLS context as it stands (a certificate rotation replaces it for new connections);
+ *     null unless the protocol is SSL or SASL_SSL
  * @param principalMapper turns a client certificate's distinguished name into a user name (ssl.principal.mapping.rules)
  * @param maxReauthenticationMs connections.max.reauth.ms: a SASL session's lifetime, 0 for sessions that never expire
  */
-public record ListenerSecurity(SecurityProtocol protocol, SSLContext sslContext, boolean clientAuthRequired,
+public record ListenerSecurity(SecurityProtocol protocol, Supplier<SSLContext> serverTls, boolean clientAuthRequired,
                                SslPrincipalMapper principalMapper, List<String> saslMechanisms, SaslCredentials credentials,
                                long maxReauthenticationMs) {
 
@@ -22,8 +24,8 @@ public record ListenerSecurity(SecurityProtocol protocol, SSLContext sslContext,
             SslPrincipalMapper.fromRules("DEFAULT"), List.of(), new SaslCredentials(java.util.Map.of()), 0);
 
     public ListenerSecurity {
-        if (usesTls(protocol) != (sslContext != null)) {
-            throw new IllegalArgumentException(protocol + " listener " + (sslContext == null ? "needs" : "takes no") + " TLS context");
+        if (usesTls(protocol) != (serverTls != null)) {
+            throw new IllegalArgumentException(protocol + " listener " + (serverTls == null ? "needs" : "takes no") + " TLS context");
         }
         saslMechanisms = List.copyOf(saslMechanisms);
     }
@@ -32,8 +34,13 @@ public record ListenerSecurity(SecurityProtocol protocol, SSLContext sslContext,
         return protocol.name;
     }
 
+    /** The context a new connection's handshake uses; null without TLS. */
+    public SSLContext sslContext() {
+        return serverTls == null ? null : serverTls.get();
+    }
+
     public boolean usesTls() {
-        return sslContext != null;
+        return serverTls != null;
     }
 
     public boolean usesSasl() {

@@ -21,8 +21,22 @@ final class SslContexts {
             KeyStore keys = KeyStore.getInstance("PKCS12");
             keys.load(null, null);
             keys.setKeyEntry("broker", identity.key(), NO_PASSWORD, identity.chain());
+            return server(keys, NO_PASSWORD, trusted);
+        } catch (GeneralSecurityException | java.io.IOException e) {
+            throw new IllegalStateException("This JDK cannot set up TLS from the cluster's generated keys", e);
+        }
+    }
+
+    /**
+     * A server context presenting the key entry of {@code keys} (a test's own keystore), trusting client certificates
+     * signed by {@code trusted}.
+     *
+     * @throws IllegalArgumentException when the keystore's key cannot be read with {@code password}
+     */
+    static SSLContext server(KeyStore keys, char[] password, X509Certificate trusted) {
+        try {
             KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keyManagers.init(keys, NO_PASSWORD);
+            keyManagers.init(keys, password);
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
             trust.setCertificateEntry("ca", trusted);
@@ -31,8 +45,10 @@ final class SslContexts {
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
             return context;
+        } catch (java.security.UnrecoverableKeyException e) {
+            throw new IllegalArgumentException("The broker keystore's key cannot be read with the password given", e);
         } catch (GeneralSecurityException | java.io.IOException e) {
-            throw new IllegalStateException("This JDK cannot set up TLS from the cluster's generated keys", e);
+            throw new IllegalStateException("This JDK cannot set up TLS from the broker's keys", e);
         }
     }
 }

@@ -27,6 +27,8 @@ public final class ClusterLoop implements AutoCloseable {
     private final ArrayDeque<Runnable> next = new ArrayDeque<>();
     private final LoopScheduler scheduler;
     private final LongSupplier wallNanos;
+    /** Epoch milliseconds at wall time 0: epoch time moves with the loop's wall clock, also one a test moves. */
+    private final long epochAtWallZeroMs;
     private final ClusterClock clock;
     private final Thread thread;
     private final ErrorSink errors;
@@ -53,6 +55,7 @@ public final class ClusterLoop implements AutoCloseable {
         this.clock = clock;
         this.errors = errors;
         this.wallNanos = wallNanos;
+        this.epochAtWallZeroMs = System.currentTimeMillis() - wallNanos.getAsLong() / 1_000_000L;
         this.scheduler = new LoopScheduler(clock, this, wallNanos);
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
@@ -79,6 +82,14 @@ public final class ClusterLoop implements AutoCloseable {
     /** {@link #wallMillis()} in nanoseconds, for deadlines real clients keep in wall time (a SASL session's lifetime). */
     public long wallNanos() {
         return wallNanos.getAsLong();
+    }
+
+    /**
+     * The epoch time of this loop's wall clock, in milliseconds, from any thread: for credentials that carry an epoch
+     * expiry a real client set (an OAUTHBEARER token), never for broker decisions, which use the cluster clock.
+     */
+    public long epochMillis() {
+        return epochAtWallZeroMs + wallMillis();
     }
 
     public boolean inLoop() {

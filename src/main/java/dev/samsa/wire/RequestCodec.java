@@ -3,9 +3,13 @@ package dev.samsa.wire;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.network.Send;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.SendBuilder;
+import org.apache.kafka.common.record.BaseRecords;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -64,19 +68,32 @@ public final class RequestCodec {
      * Encodes and decodes one ApiVersions exchange, so that a kafka-clients on the classpath that is not the one the
      * broker was built with stops the cluster's start with a message, instead of killing every connection later.
      *
+     * The classpath cannot change under a running JVM, so the exchange runs once and its outcome is kept.
+     *
      * @throws IllegalStateException naming the kafka-clients found when the codec cannot run
      */
     public static void selfCheck() {
-        try {
-            RequestHeader header = new RequestHeader(ApiKeys.API_VERSIONS, ApiKeys.API_VERSIONS.latestVersion(), "samsa", 1);
-            ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(),
-                    new ApiVersionsRequestData().setClientSoftwareName("samsa").setClientSoftwareVersion("0"),
-                    header.apiVersion());
-            decodeBody(decodeHeader(frame), frame, true);
-            encodeResponse(header, header.apiVersion(), new org.apache.kafka.common.message.ApiVersionsResponseData());
-        } catch (LinkageError | RuntimeException e) {
-            throw new IllegalStateException("Samsa's Kafka protocol codec cannot run with the kafka-clients on this "
-                    + "classpath (" + org.apache.kafka.common.utils.AppInfoParser.getVersion() + "): " + e, e);
+        if (SelfCheck.FAILURE != null) {
+            throw new IllegalStateException(SelfCheck.FAILURE.getMessage(), SelfCheck.FAILURE.getCause());
+        }
+    }
+
+    private static final class SelfCheck {
+        static final IllegalStateException FAILURE = run();
+
+        private static IllegalStateException run() {
+            try {
+                RequestHeader header = new RequestHeader(ApiKeys.API_VERSIONS, ApiKeys.API_VERSIONS.latestVersion(), "samsa", 1);
+                ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(),
+                        new ApiVersionsRequestData().setClientSoftwareName("samsa").setClientSoftwareVersion("0"),
+                        header.apiVersion());
+                decodeBody(decodeHeader(frame), frame, true);
+                encodeResponse(header, header.apiVersion(), new org.apache.kafka.common.message.ApiVersionsResponseData());
+                return null;
+            } catch (LinkageError | RuntimeException e) {
+                return new IllegalStateException("Samsa's Kafka protocol codec cannot run with the kafka-clients on this "
+                        + "classpath (" + org.apache.kafka.common.utils.AppInfoParser.getVersion() + "): " + e, e);
+            }
         }
     }
 
@@ -89,5 +106,41 @@ public final class RequestCodec {
     public static ByteBuffer encodeResponse(RequestHeader requestHeader, short version, ApiMessage response) {
         ResponseHeader header = new ResponseHeader(requestHeader.correlationId(), requestHeader.apiKey().responseHeaderVersion(version));
         return RequestUtils.serialize(header.data(), header.headerVersion(), response, version);
+    }
+
+    /**
+     * A response as it goes on the wire, size prefix first, the way Kafka's broker sends it: the fields serialized,
+     * the record bytes referenced where they lie (in a segment's mapping for a fetch), not copied.
+     *
+     * @param version as for {@link #encodeResponse}
+     */
+    public static Send responseSend(RequestHeader requestHeader, short version, ApiMessage response) {
+        ResponseHeader header = new ResponseHeader(requestHeader.correlationId(), requestHeader.apiKey().responseHeaderVersion(version));
+        return SendBuilder.buildResponseSend(header, response, version);
+    }
+
+    /**
+     * Lets go of the record bytes a response holds in place (records that are {@link AutoCloseable}, which keep a
+     * segment mapped), once the response is sent or dropped.
+     */
+    public static void releaseRecords(ApiMessage response) {
+        if (response instanceof FetchResponseData fetch) {
+            for (FetchResponseData.FetchableTopicResponse topic : fetch.responses()) {
+                for (FetchResponseData.PartitionData partition : topic.partitions()) {
+                    releaseRecords(partition.records());
+                }
+            }
+        }
+    }
+
+    /** See {@link #releaseRecords(ApiMessage)}; for records read but not answered. */
+    public static void releaseRecords(BaseRecords records) {
+        if (records instanceof AutoCloseable held) {
+            try {
+                held.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("Cannot release " + records, e);
+            }
+        }
     }
 }

@@ -68,6 +68,12 @@ class ClusterEventTextTest {
         lines.put(new BrokerIsolated(2, false, true), "FaultApplied  isolate broker=2 from brokers");
         lines.put(new IsolationHealed(3), "FaultHealed  isolation of broker=3");
         lines.put(new ClientConnectionsDropped(1), "FaultApplied  dropped client connections of broker=1");
+        lines.put(new SaslSessionsExpired(2), "FaultApplied  expired SASL sessions of broker=2");
+        lines.put(new CertificateRotated(3), "FaultApplied  rotated the certificate of broker=3");
+        lines.put(new AuthenticationFailed(1, "SASL_SSL", "PLAIN", "User:alice", "Authentication failed: Invalid username or password"),
+                "AuthenticationFailed  broker=1 listener=SASL_SSL mechanism=PLAIN principal=User:alice message=Authentication failed: Invalid username or password");
+        lines.put(new AuthorizationDenied(2, "User:alice", "READ", "GROUP", "billing", "JOIN_GROUP"),
+                "AuthorizationDenied  broker=2 principal=User:alice operation=READ resource=GROUP:billing api=JOIN_GROUP");
         lines.put(new RequestsIntercepted("OFFSET_COMMIT"), "FaultApplied  intercept OFFSET_COMMIT requests");
         lines.put(new RequestsIntercepted(null), "FaultApplied  intercept every request");
         lines.put(new InterceptionRemoved("OFFSET_COMMIT"), "FaultHealed  interception of OFFSET_COMMIT requests removed");

@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 import dev.samsa.log.store.MappedStores;
 import org.apache.kafka.common.InvalidRecordException;
@@ -126,6 +128,48 @@ class PartitionLogTest {
         assertThat(Files.exists(tmp.resolve("orders-0/00000000000000000004.index"))).isTrue();
         assertThat(Files.exists(tmp.resolve("orders-0/00000000000000000004.timeindex"))).isTrue();
         assertThat(readAll(log, 0)).containsExactly("0:a", "1:b", "2:c", "3:d", "4:e", "5:f");
+    }
+
+    @Test
+    void shouldCreateNoSegmentFileBeforeTheFirstAppend() throws IOException {
+        Path dir = tmp.resolve("orders-0");
+        open(LogConfigs.defaults());
+        log.close();
+        open(LogConfigs.defaults());
+
+        assertThat(listFiles(dir)).as("a partition nobody wrote to, opened twice").isEmpty();
+        assertThat(log.logEndOffset()).isZero();
+
+        log.appendAsLeader(batch("a"), 0, NOW);
+
+        assertThat(listFiles(dir)).containsExactlyInAnyOrder("00000000000000000000.log", "00000000000000000000.index",
+                "00000000000000000000.timeindex");
+    }
+
+    @Test
+    void shouldWriteTheIndexFilesInKafkasLayoutWhenFlushedAndCutThemWhenTruncated() throws IOException {
+        Path dir = tmp.resolve("orders-0");
+        open(LogConfigs.defaults().withIndexIntervalBytes(1));
+        log.appendAsLeader(batchAt(1_000, "a"), 0, NOW);
+        int second = batchAt(1_000, "a").sizeInBytes();
+        log.appendAsLeader(batchAt(2_000, "b"), 0, NOW);
+        log.appendAsLeader(batchAt(3_000, "c"), 0, NOW);
+        log.flush(NOW);
+
+        ByteBuffer index = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("00000000000000000000.index")));
+        ByteBuffer timeIndex = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("00000000000000000000.timeindex")));
+        assertThat(index.remaining()).as("(relative offset, position) of batches 1 and 2").isEqualTo(16);
+        assertThat(index.getInt(0)).isEqualTo(1);
+        assertThat(index.getInt(4)).isEqualTo(second);
+        assertThat(timeIndex.remaining()).as("(timestamp, relative offset) for each new largest timestamp").isEqualTo(36);
+        assertThat(timeIndex.getLong(24)).isEqualTo(3_000);
+        assertThat(timeIndex.getInt(32)).isEqualTo(2);
+
+        log.truncateTo(1);
+        log.close();
+
+        assertThat(Files.size(dir.resolve("00000000000000000000.index"))).isZero();
+        assertThat(Files.size(dir.resolve("00000000000000000000.timeindex"))).isEqualTo(12);
     }
 
     @Test
@@ -361,5 +405,11 @@ class PartitionLogTest {
         assertThat(info.firstOffset()).isZero();
         assertThat(info.lastOffset()).isEqualTo(2);
         assertThat(readAll(log, 0)).containsExactly("0:a", "1:b", "2:c");
+    }
+
+    private static List<String> listFiles(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(file -> file.getFileName().toString()).toList();
+        }
     }
 }

@@ -7,6 +7,7 @@ import dev.samsa.KafkaCluster;
 import dev.samsa.Security;
 import dev.samsa.Security.Mechanism;
 import dev.samsa.Security.Protocol;
+import dev.samsa.event.AuthenticationFailed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,6 +74,9 @@ class SecuredClusterTest {
                     .hasCauseInstanceOf(SaslAuthenticationException.class)
                     .hasMessageContaining("Authentication failed during authentication due to invalid credentials with "
                             + "SASL mechanism SCRAM-SHA-256");
+            AuthenticationFailed failed = cluster.events().await(AuthenticationFailed.class, e -> true, Duration.ofSeconds(10));
+            assertThat(failed).isEqualTo(new AuthenticationFailed(1, "SASL_SSL", "SCRAM-SHA-256", "User:alice",
+                    "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-256"));
             Map<String, Object> plain = cluster.clientConfig(Protocol.SASL_PLAINTEXT, "alice");
             plain.put("sasl.mechanism", "PLAIN");
             plain.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required "

@@ -77,15 +77,22 @@ record ClusterSpec(String source, Class<?> declaringClass, int brokers, List<Top
                 });
     }
 
-    /** The annotation's listeners, users and mechanisms; null for the default single PLAINTEXT listener. */
+    /**
+     * The annotation's listeners, users, mechanisms and ACLs; null for the default single PLAINTEXT listener without
+     * an authorizer.
+     */
     private static Security security(String source, EmbeddedKafkaCluster annotation) {
         Security.Protocol[] listeners = annotation.listeners();
+        boolean acls = annotation.acls().length > 0 || annotation.superUsers().length > 0;
         if (listeners.length == 0) {
             if (annotation.users().length > 0 || annotation.saslMechanisms().length > 0 || annotation.mutualTls()) {
                 throw new ExtensionConfigurationException(source + ": users, saslMechanisms and mutualTls need listeners, "
                         + "e.g. listeners = Security.Protocol.SASL_SSL");
             }
-            return null;
+            if (!acls) {
+                return null;
+            }
+            listeners = new Security.Protocol[] {Security.Protocol.PLAINTEXT};
         }
         try {
             Security security = Security.listeners(listeners[0], Arrays.copyOfRange(listeners, 1, listeners.length));
@@ -99,6 +106,12 @@ record ClusterSpec(String source, Class<?> declaringClass, int brokers, List<Top
                     throw new ExtensionConfigurationException(source + ": users are \"name:password\"; got \"" + user + "\"");
                 }
                 security = security.user(user.substring(0, colon), user.substring(colon + 1));
+            }
+            for (String acl : annotation.acls()) {
+                security = security.acl(acl);
+            }
+            if (annotation.superUsers().length > 0) {
+                security = security.superUsers(annotation.superUsers());
             }
             return annotation.mutualTls() ? security.mutualTls() : security;
         } catch (IllegalArgumentException e) {

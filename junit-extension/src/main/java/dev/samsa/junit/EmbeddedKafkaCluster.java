@@ -122,8 +122,19 @@ public @interface EmbeddedKafkaCluster {
     /** The SASL mechanisms accepted, the first being the one client configs use; empty for all of Samsa's. */
     dev.samsa.Security.Mechanism[] saslMechanisms() default {};
 
-    /** The SSL listener requires client certificates. */
+    /** The SSL and SASL_SSL listeners require client certificates (see {@link dev.samsa.Security#mutualTls()}). */
     boolean mutualTls() default false;
+
+    /**
+     * ACLs, one per line as {@link dev.samsa.Security#acl(String)} reads them, e.g.
+     * {@code acls = {"User:alice ALLOW READ TOPIC orders", "User:alice ALLOW READ GROUP billing"}}. Any ACL or super
+     * user turns the authorizer on (on every listener; with no {@link #listeners()}, the one PLAINTEXT listener, whose
+     * clients are User:ANONYMOUS).
+     */
+    String[] acls() default {};
+
+    /** Users (names as in {@link #users()}) who may do everything: Kafka's super.users. */
+    String[] superUsers() default {};
 
     /** Which {@link dev.samsa.time.ClusterClock} drives the cluster. */
     enum ClockType {

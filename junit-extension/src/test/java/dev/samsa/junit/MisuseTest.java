@@ -52,6 +52,22 @@ class MisuseTest {
     }
 
     @Fixture
+    @EmbeddedKafkaCluster(acls = "alice ALLOW READ TOPIC orders")
+    static class AclWithoutPrincipalType {
+        @Test
+        void test() {
+        }
+    }
+
+    @Test
+    void anAclNamesItsPrincipalAsUserColonName() {
+        assertThat(containerFailure(AclWithoutPrincipalType.class))
+                .isInstanceOf(ExtensionConfigurationException.class)
+                .hasMessageContaining(AclWithoutPrincipalType.class.getName())
+                .hasMessageContaining("principal is User:name or User:*; got \"alice\"");
+    }
+
+    @Fixture
     @EmbeddedKafkaCluster(brokerConfig = "min.insync.replicas")
     static class BrokerConfigWithoutValue {
         @Test

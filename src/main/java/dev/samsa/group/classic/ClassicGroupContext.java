@@ -6,8 +6,8 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * What the classic protocol needs from its coordinator: the loop's timers and times, the groups by id, the broker's
- * group configs, seeded member ids, and the group record's write. {@code GroupCoordinator} implements it; a unit test
- * implements it over a {@code MockScheduler} and a map.
+ * group configs, seeded member ids, and the group record's write. {@code GroupCoordinatorContext} implements it; a
+ * unit test implements it over a {@code MockScheduler} and a map.
  */
 public interface ClassicGroupContext {
 

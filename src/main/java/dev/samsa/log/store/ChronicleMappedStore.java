@@ -1,6 +1,5 @@
 package dev.samsa.log.store;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -13,28 +12,25 @@ import net.openhft.chronicle.core.io.BackgroundResourceReleaser;
 import net.openhft.chronicle.core.io.ReferenceOwner;
 
 /**
- * A {@link MappedStore} on chronicle-bytes: a {@link MappedFile} in 1 MiB chunks with no
- * overlap, one acquired {@link MappedBytesStore} per chunk touched. Acquiring a chunk past the
- * end of the file grows the file. Needs the JVM flags listed in {@link MappedStores}.
+ * A {@link MappedStore} on chronicle-bytes: one acquired {@link MappedBytesStore} per 1 MiB chunk touched, each from
+ * a {@link MappedFile} (1 MiB chunks, no overlap) opened to acquire it and released at once: the acquired store keeps
+ * its mapping, the released file lets go of its descriptor. Acquiring a chunk past the end of the file grows the
+ * file. Needs the JVM flags listed in {@link MappedStores}.
  */
 final class ChronicleMappedStore extends ChunkedMappedStore {
 
-    private final MappedFile file;
     private final ReferenceOwner owner;
     private final List<MappedBytesStore> chunks = new ArrayList<>();
+    /** Per chunk, a read-only ByteBuffer over its memory, made on the first view of it. */
+    private final List<ByteBuffer> chunkViews = new ArrayList<>();
 
-    private ChronicleMappedStore(Path path, MappedFile file) {
-        super(path, file.actualSize());
-        this.file = file;
+    private ChronicleMappedStore(Path path, long size) {
+        super(path, size);
         this.owner = ReferenceOwner.temporary("samsa-store-" + path.getFileName());
     }
 
     static ChronicleMappedStore open(Path path) throws IOException {
-        try {
-            return new ChronicleMappedStore(path, MappedFile.of(path.toFile(), CHUNK_SIZE, 0, false));
-        } catch (FileNotFoundException | RuntimeException e) {
-            throw new IOException("Cannot open " + path + ": " + e, e);
-        }
+        return new ChronicleMappedStore(path, createIfAbsent(path));
     }
 
     @Override
@@ -62,9 +58,18 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
     }
 
     @Override
-    public long fileSize() throws IOException {
-        checkOpen();
-        return file.actualSize();
+    ByteBuffer chunkView(int chunk) throws IOException {
+        MappedBytesStore store = chunk(chunk);
+        while (chunkViews.size() <= chunk) {
+            chunkViews.add(null);
+        }
+        ByteBuffer view = chunkViews.get(chunk);
+        if (view == null) {
+            // A direct buffer at the chunk's address: it does not keep the mapping alive, the store's views do.
+            view = store.toTemporaryDirectByteBuffer().limit(CHUNK_SIZE).slice().asReadOnlyBuffer();
+            chunkViews.set(chunk, view);
+        }
+        return view;
     }
 
     /** Chronicle unmaps and closes released files on its background releaser thread; this waits for it. */
@@ -80,7 +85,7 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
             }
         }
         chunks.clear();
-        file.releaseLast();
+        chunkViews.clear();
     }
 
     private MappedBytesStore chunk(int index) throws IOException {
@@ -89,12 +94,19 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
         }
         MappedBytesStore store = chunks.get(index);
         if (store == null) {
+            MappedFile file = null;
             try {
+                file = MappedFile.of(path().toFile(), CHUNK_SIZE, 0, false);
                 store = file.acquireByteStore(owner, (long) index * CHUNK_SIZE);
             } catch (IOException | RuntimeException e) {
                 throw new IOException("Cannot map chunk " + index + " of " + path() + ": " + e, e);
+            } finally {
+                if (file != null) {
+                    file.releaseLast();
+                }
             }
             chunks.set(index, store);
+            mapped(index);
         }
         return store;
     }

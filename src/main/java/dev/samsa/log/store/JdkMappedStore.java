@@ -19,25 +19,17 @@ import java.util.List;
  */
 final class JdkMappedStore extends ChunkedMappedStore {
 
-    private final FileChannel channel;
     private final List<MappedByteBuffer> chunks = new ArrayList<>();
     /** Java 22+: the java.lang.foreign.Arena all chunks are mapped in, whose close unmaps them; else null. */
     private final AutoCloseable arena;
 
-    private JdkMappedStore(Path path, FileChannel channel) throws IOException {
-        super(path, channel.size());
-        this.channel = channel;
+    private JdkMappedStore(Path path, long size) {
+        super(path, size);
         this.arena = ArenaMapping.open();
     }
 
     static JdkMappedStore open(Path path) throws IOException {
-        try {
-            FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-            return new JdkMappedStore(path, channel);
-        } catch (IOException e) {
-            throw new IOException("Cannot open " + path + ": " + e.getMessage(), e);
-        }
+        return new JdkMappedStore(path, createIfAbsent(path));
     }
 
     @Override
@@ -58,21 +50,15 @@ final class JdkMappedStore extends ChunkedMappedStore {
     }
 
     @Override
-    public long fileSize() throws IOException {
-        checkOpen();
-        return channel.size();
+    ByteBuffer chunkView(int chunk) throws IOException {
+        return chunk(chunk).asReadOnlyBuffer();
     }
 
     @Override
     void closeMappings() throws IOException {
-        try {
-            channel.close();
-        } catch (IOException e) {
-            throw new IOException("Cannot close " + path() + ": " + e.getMessage(), e);
-        }
         // Unmap now rather than at some later GC, so that a cluster that opens and deletes many
-        // segments does not pile up mappings. Nothing reads these buffers after close: reads
-        // return copies.
+        // segments does not pile up mappings. Nothing reads these buffers any more: reads return
+        // copies, and this runs only once the last view is released.
         if (arena != null) {
             ArenaMapping.close(arena);
         } else {
@@ -91,7 +77,7 @@ final class JdkMappedStore extends ChunkedMappedStore {
         }
         MappedByteBuffer buffer = chunks.get(index);
         if (buffer == null) {
-            try {
+            try (FileChannel channel = FileChannel.open(path(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 long position = (long) index * CHUNK_SIZE;
                 buffer = arena != null ? ArenaMapping.map(channel, position, CHUNK_SIZE, arena)
                         : channel.map(FileChannel.MapMode.READ_WRITE, position, CHUNK_SIZE);
@@ -99,6 +85,7 @@ final class JdkMappedStore extends ChunkedMappedStore {
                 throw new IOException("Cannot map chunk " + index + " of " + path() + ": " + e.getMessage(), e);
             }
             chunks.set(index, buffer);
+            mapped(index);
         }
         return buffer;
     }

@@ -17,7 +17,8 @@ import java.nio.file.Path;
  * and calls {@link #truncate(long)} to drop what lies beyond.
  *
  * <p>Not thread-safe: the cluster loop owns the log. Buffers returned by {@link #read} are
- * copies and may be handed to other threads.
+ * copies and may be handed to other threads; a {@link StoreView} may be too, which is how fetched bytes reach a
+ * socket without a copy.
  */
 public interface MappedStore extends Closeable {
 
@@ -36,6 +37,15 @@ public interface MappedStore extends Closeable {
      * @throws IOException naming the file, if the store is closed
      */
     ByteBuffer read(long position, int length) throws IOException;
+
+    /**
+     * The {@code length} bytes at {@code position} as read-only views of the mapping, without a copy. The mapping
+     * stays valid until the view is released, even if the store is closed meanwhile; a {@link #truncate} marks the
+     * views taken before it as no longer {@link StoreView#intact() intact}.
+     *
+     * @throws IOException naming the file, if the store is closed
+     */
+    StoreView view(long position, int length) throws IOException;
 
     /** Size of the file on disk, which is at least the end of the last write. */
     long fileSize() throws IOException;

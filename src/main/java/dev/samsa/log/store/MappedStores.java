@@ -50,6 +50,47 @@ public final class MappedStores {
         return InBackground.FACTORY;
     }
 
+    /**
+     * {@code factory} as one cluster uses it: {@link MappedStoreFactory#awaitReleased} waits only once this cluster has
+     * opened a store, since chronicle's wait takes at least a millisecond even when nothing is pending, and a cluster
+     * that never held a file has nothing to wait for.
+     */
+    public static MappedStoreFactory forOneCluster(MappedStoreFactory factory) {
+        return new OneCluster(factory);
+    }
+
+    private static final class OneCluster implements MappedStoreFactory {
+        private final MappedStoreFactory factory;
+        private volatile boolean opened;
+
+        OneCluster(MappedStoreFactory factory) {
+            this.factory = factory;
+        }
+
+        @Override
+        public MappedStore open(Path file) throws IOException {
+            opened = true;
+            return factory.open(file);
+        }
+
+        @Override
+        public void awaitReleased() {
+            if (opened) {
+                factory.awaitReleased();
+            }
+        }
+
+        @Override
+        public String name() {
+            return factory.name();
+        }
+
+        @Override
+        public String toString() {
+            return factory.toString();
+        }
+    }
+
     /** Chronicle-bytes, which fails on first use in a JVM without {@link #chronicleJvmFlags()}. */
     public static MappedStoreFactory chronicle() {
         return CHRONICLE;

@@ -1,12 +1,18 @@
 package dev.samsa.log.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.samsa.log.store.ChunkedMappedStore.CHUNK_SIZE;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
+
+import com.sun.management.UnixOperatingSystemMXBean;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,6 +96,102 @@ class MappedStoreTest {
         store.close();
 
         assertThatThrownBy(() -> store.read(0, 1)).isInstanceOf(IOException.class).hasMessageContaining(file.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
+    void shouldViewTheMappedBytesInPlaceAcrossChunks(MappedStoreFactory stores) throws IOException {
+        byte[] data = new byte[2 * ChunkedMappedStore.CHUNK_SIZE + 5];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (i * 13 + 1);
+        }
+        try (MappedStore store = stores.open(tmp.resolve("view.log"))) {
+            store.write(300, ByteBuffer.wrap(data));
+            StoreView view = store.view(300, data.length);
+
+            assertThat(view.buffers()).hasSize(3).allSatisfy(b -> {
+                assertThat(b.isDirect()).as("no heap copy").isTrue();
+                assertThat(b.isReadOnly()).isTrue();
+            });
+            assertThat(concat(view)).isEqualTo(data);
+            assertThat(view.intact()).isTrue();
+            view.release();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
+    void shouldKeepAViewReadableAfterItsStoreClosesUntilReleased(MappedStoreFactory stores) throws Exception {
+        byte[] data = {9, 8, 7, 6, 5};
+        MappedStore store = stores.open(tmp.resolve("closing.log"));
+        store.write(0, ByteBuffer.wrap(data));
+        StoreView view = store.view(0, data.length);
+        store.close();
+        stores.awaitReleased();
+
+        assertThat(concat(view)).as("still mapped: the view holds it").isEqualTo(data);
+        // Released on another thread, as the connection's writer does after sending.
+        Thread writer = new Thread(view::release);
+        writer.start();
+        writer.join();
+        view.release();
+        stores.awaitReleased();
+        assertThatThrownBy(() -> store.view(0, 1)).isInstanceOf(IOException.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
+    void shouldMarkViewsTakenBeforeATruncationAsNoLongerIntact(MappedStoreFactory stores) throws IOException {
+        try (MappedStore store = stores.open(tmp.resolve("trunc.log"))) {
+            store.write(0, ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+            StoreView before = store.view(0, 4);
+            store.truncate(4);
+            assertThat(before.intact()).as("nothing dropped").isTrue();
+
+            store.truncate(2);
+
+            assertThat(before.intact()).isFalse();
+            StoreView after = store.view(0, 2);
+            assertThat(after.intact()).isTrue();
+            before.release();
+            after.release();
+        }
+    }
+
+    private static byte[] concat(StoreView view) {
+        ByteBuffer all = ByteBuffer.allocate(view.length());
+        for (ByteBuffer b : view.buffers()) {
+            all.put(b);
+        }
+        return all.array();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
+    void shouldHoldNoFileDescriptorWhileOpen(MappedStoreFactory stores) throws IOException {
+        List<MappedStore> open = new ArrayList<>();
+        long before = openFileDescriptors(stores);
+        try {
+            for (int i = 0; i < 200; i++) {
+                MappedStore store = stores.open(tmp.resolve(i + ".log"));
+                open.add(store);
+                store.write(CHUNK_SIZE - 2, ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+            }
+            long during = openFileDescriptors(stores);
+
+            assertThat(during - before).as("descriptors held by 200 open stores of two chunks each").isLessThan(20);
+            assertThat(open.get(7).read(CHUNK_SIZE - 2, 4).array()).containsExactly(1, 2, 3, 4);
+            assertThat(open.get(7).fileSize()).isEqualTo(2L * CHUNK_SIZE);
+        } finally {
+            for (MappedStore store : open) {
+                store.close();
+            }
+        }
+    }
+
+    private static long openFileDescriptors(MappedStoreFactory stores) {
+        stores.awaitReleased();
+        return ((UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getOpenFileDescriptorCount();
     }
 
     @Test

@@ -8,8 +8,8 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * What the consumer-group protocol needs from its coordinator: the loop's timers and times, the loaded groups, the
- * broker's configs, the topics, and the group record's write. {@code GroupCoordinator} implements it; a unit test
- * implements it over a {@code MockScheduler} and maps.
+ * broker's configs, the topics, and the group record's write. {@code GroupCoordinatorContext} implements it; a unit
+ * test implements it over a {@code MockScheduler} and maps.
  */
 public interface ConsumerGroupContext {
 

@@ -1,0 +1,160 @@
+package dev.samsa.bench;
+
+import dev.samsa.KafkaCluster;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Consume throughput: one partition holding {@code records} records of 1 KiB, read from the beginning by a plain
+ * KafkaConsumer (assign, seekToBeginning, poll until all are in; fetch sizes at the client's defaults), a fresh
+ * consumer per run. Samsa with 1 broker and with 3 (the topic at replication factor 3), or, with
+ * {@code --bootstrap host:port}, whatever cluster listens there (bench/kafka41.sh starts Kafka 4.1 for that). Not a
+ * test: surefire excludes {@code **}{@code /bench/**}.
+ *
+ * <pre>
+ * BENCH=ConsumeBenchmark bench/run.sh [runs [records]] [--bootstrap host:port]     (defaults 5 300000)
+ * </pre>
+ *
+ * <p>Prints records per second as min / median / max over the runs, after one warm-up run that is not counted, and,
+ * being less at the mercy of a busy machine, the CPU time the whole process spent per run and the bytes its live
+ * threads allocated per run (client and brokers together; medians).
+ */
+public final class ConsumeBenchmark {
+
+    private static final int RECORD_BYTES = 1024;
+    private static final String TOPIC = "consume-bench";
+
+    private ConsumeBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<String> positional = new ArrayList<>();
+        String bootstrap = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--bootstrap")) {
+                bootstrap = args[++i];
+            } else {
+                positional.add(args[i]);
+            }
+        }
+        int runs = positional.size() > 0 ? Integer.parseInt(positional.get(0)) : 5;
+        int records = positional.size() > 1 ? Integer.parseInt(positional.get(1)) : 300_000;
+        System.out.printf(Locale.ROOT, "JVM %s, %d CPUs, %d x %d B records, %d runs + 1 warm-up%n", Runtime.version(),
+                Runtime.getRuntime().availableProcessors(), records, RECORD_BYTES, runs);
+        if (bootstrap != null) {
+            createTopic(bootstrap, 1);
+            System.out.printf(Locale.ROOT, "%-22s %s%n", bootstrap, measure(bootstrap, records, runs));
+            return;
+        }
+        for (int brokers : new int[] {1, 3}) {
+            try (KafkaCluster cluster = KafkaCluster.builder().brokers(brokers).topic(TOPIC, 1, brokers).start()) {
+                System.out.printf(Locale.ROOT, "samsa %d broker(s)       %s%n", brokers,
+                        measure(cluster.bootstrapServers(), records, runs));
+            }
+        }
+    }
+
+    private static String measure(String bootstrap, int records, int runs) throws Exception {
+        produce(bootstrap, records);
+        consume(bootstrap, records);
+        double[] perSecond = new double[runs];
+        double[] cpuMillis = new double[runs];
+        double[] allocatedMiB = new double[runs];
+        for (int i = 0; i < runs; i++) {
+            long cpu = PROCESS.getProcessCpuTime();
+            long allocated = allocatedBytes();
+            perSecond[i] = consume(bootstrap, records);
+            cpuMillis[i] = (PROCESS.getProcessCpuTime() - cpu) / 1e6;
+            allocatedMiB[i] = (allocatedBytes() - allocated) / (1024.0 * 1024);
+        }
+        return String.format(Locale.ROOT, "%s rec/s   cpu %,.0f ms/run   allocated %,.0f MiB/run", stats(perSecond),
+                median(cpuMillis), median(allocatedMiB));
+    }
+
+    private static final com.sun.management.OperatingSystemMXBean PROCESS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** What the live threads allocated so far (a thread that ended takes its count with it). */
+    private static long allocatedBytes() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+            total += Math.max(0, bytes);
+        }
+        return total;
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    private static void createTopic(String bootstrap, int replicationFactor) throws InterruptedException, ExecutionException {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            if (!admin.listTopics().names().get().contains(TOPIC)) {
+                admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) replicationFactor))).all().get();
+            }
+        }
+    }
+
+    private static void produce(String bootstrap, int records) {
+        Map<String, Object> config = new HashMap<>();
+        config.put("bootstrap.servers", bootstrap);
+        config.put("linger.ms", "5");
+        config.put("acks", "1");
+        byte[] value = new byte[RECORD_BYTES];
+        Arrays.fill(value, (byte) 'x');
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (int i = 0; i < records; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, value));
+            }
+            producer.flush();
+        }
+    }
+
+    /** Records per second from the first poll to the last record. */
+    private static double consume(String bootstrap, int records) {
+        Map<String, Object> config = new HashMap<>();
+        config.put("bootstrap.servers", bootstrap);
+        config.put("enable.auto.commit", "false");
+        TopicPartition tp = new TopicPartition(TOPIC, 0);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.assign(Set.of(tp));
+            consumer.seekToBeginning(Set.of(tp));
+            long start = System.nanoTime();
+            long read = 0;
+            while (read < records) {
+                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofSeconds(1));
+                read += polled.count();
+            }
+            return read / ((System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    private static String stats(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return String.format(Locale.ROOT, "%,.0f / %,.0f / %,.0f", sorted[0], sorted[sorted.length / 2],
+                sorted[sorted.length - 1]);
+    }
+}
