@@ -403,7 +403,7 @@ public final class ReplicaManager {
     }
 
     static String lagTimerKey(Partition partition, int follower) {
-        return "isr-lag-" + partition.topicPartition() + "-" + follower;
+        return partition.lagTimerKey(follower);
     }
 
     /**

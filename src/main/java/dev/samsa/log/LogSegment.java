@@ -68,8 +68,8 @@ final class LogSegment {
     }
 
     /**
-     * An empty segment whose files are created by its first append, as a partition that nobody writes to needs none:
-     * the fifty partitions of {@code __consumer_offsets} on each broker cost a directory each until a group uses them.
+     * An empty segment whose files (and directory) are created by its first append, as a partition that nobody writes
+     * to needs none: the fifty partitions of {@code __consumer_offsets} cost nothing on disk until a group uses them.
      * Only for a log with no segment on disk, whose start offset is 0 or checkpointed, so that a restart before the
      * first append finds the same empty log.
      */
@@ -78,6 +78,7 @@ final class LogSegment {
     }
 
     private void createFiles() throws IOException {
+        Files.createDirectories(logFile.getParent());
         log = stores.open(logFile);
         try {
             offsetIndex.createFile();
