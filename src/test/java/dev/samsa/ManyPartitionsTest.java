@@ -78,7 +78,7 @@ class ManyPartitionsTest {
         // Thousands of partitions' first records each create a directory and a file: on a slow disk that can outlast
         // the default 30 s request timeout, and a retried produce only adds to the work.
         config.put("request.timeout.ms", 600_000);
-        config.put("delivery.timeout.ms", 600_000);
+        config.put("delivery.timeout.ms", 900_000);
         return config;
     }
 
