@@ -264,16 +264,19 @@ public final class History {
     /** The check's findings as marks for the HTML timeline: each on its partition's lane, where it happened. */
     List<Finding> findings() {
         List<Finding> findings = new ArrayList<>();
-        lost.forEach(l -> findings.add(new Finding("lost", l.topic() + "-" + l.partition(), l.lostAtMs(),
-                "offsets " + l.baseOffset() + ".." + l.lastOffset() + " acknowledged (acks=" + l.acks() + ") by broker "
-                        + l.acknowledgedBy() + " at " + java.time.Instant.ofEpochMilli(l.acknowledgedAtMs())
-                        + l.nearbyEvents().stream().filter(e -> e.contains(l.topic() + "-" + l.partition() + " ")
-                                && LEADERSHIP_TYPES.stream().anyMatch(e::contains)).findFirst()
-                                .or(() -> l.nearbyEvents().stream().findFirst()).map(e -> ", then " + e).orElse(""))));
+        for (Lost l : lost) {
+            String name = l.topic() + "-" + l.partition() + " ";
+            String at = l.nearbyEvents().stream().filter(e -> e.contains("  " + name)
+                    && LEADERSHIP_TYPES.stream().anyMatch(t -> e.contains("  " + t + "  "))).findFirst().orElse(null);
+            findings.add(new Finding("lost", l.topic() + "-" + l.partition(), l.lostAtMs(), at, "offsets "
+                    + l.baseOffset() + ".." + l.lastOffset() + " acknowledged (acks=" + l.acks() + ") by broker "
+                    + l.acknowledgedBy() + " at " + java.time.Instant.ofEpochMilli(l.acknowledgedAtMs())
+                    + (at == null ? "" : ", lost at " + at)));
+        }
         duplicates.forEach(d -> findings.add(new Finding("duplicate", d.topic() + "-" + d.partition(), d.acknowledgedAtMs(),
-                d.toString())));
+                null, d.toString())));
         outOfOrder.forEach(o -> findings.add(new Finding("out-of-order", o.topic() + "-" + o.partition(),
-                o.acknowledgedAtMs(), o.toString())));
+                o.acknowledgedAtMs(), null, o.toString())));
         return findings;
     }
 

@@ -171,15 +171,15 @@ final class TimelineHtml {
     }
 
     /**
-     * Lane to event index to the findings drawn there: at the first kept event at or after the finding's time, or
-     * after the last one.
+     * Lane to event index to the findings drawn there: at the event it names, else the first kept event at or after
+     * its time, else after the last one.
      */
     private static Map<String, Map<Integer, List<Finding>>> flags(List<TimedEvent> events, List<Finding> findings) {
         Map<String, Map<Integer, List<Finding>>> flags = new TreeMap<>();
         for (Finding f : findings) {
             int at = events.size();
             for (int i = 0; i < events.size(); i++) {
-                if (events.get(i).timeMs() >= f.timeMs()) {
+                if (f.at() == null ? events.get(i).timeMs() >= f.timeMs() : events.get(i).toString().equals(f.at())) {
                     at = i;
                     break;
                 }
