@@ -83,6 +83,9 @@ public final class Partition {
     private List<Integer> removingReplicas = List.of();
     private final Map<Integer, PartitionLog> logs = new HashMap<>();
     private final Map<Integer, FollowerState> followers = new HashMap<>();
+    /** Timer keys, built once: an acks=all append arms and a replica fetch cancels one per follower. */
+    private final Map<Integer, String> lagTimerKeys = new HashMap<>();
+    private String replicationTaskKey;
     private int leader;
     /** -1 until the first {@link #setLeader}, so that the first leader starts every follower's state afresh too. */
     private int leaderEpoch = -1;
@@ -111,6 +114,19 @@ public final class Partition {
 
     public TopicPartition topicPartition() {
         return topicPartition;
+    }
+
+    /** The key of {@code follower}'s replica.lag.time.max.ms timer ({@link ReplicaManager#scheduleLagCheck}). */
+    String lagTimerKey(int follower) {
+        return lagTimerKeys.computeIfAbsent(follower, f -> "isr-lag-" + topicPartition + "-" + f);
+    }
+
+    /** The key of the task that lets the followers catch up after an append ({@link ReplicaFetcher#replicateSoon}). */
+    String replicationTaskKey() {
+        if (replicationTaskKey == null) {
+            replicationTaskKey = "replicate-" + topicPartition;
+        }
+        return replicationTaskKey;
     }
 
     /** Replica order: the first is the preferred leader. */

@@ -34,7 +34,7 @@ public final class ReplicaFetcher {
 
     /** Lets every follower of {@code partition} catch up in a task of its own. */
     public void replicateSoon(Partition partition) {
-        String key = "replicate-" + partition.topicPartition();
+        String key = partition.replicationTaskKey();
         if (!cluster.scheduler().isScheduled(key)) {
             cluster.scheduler().schedule(key, cluster.nowMs(), () -> replicate(partition));
         }

@@ -100,7 +100,8 @@ public final class FaultState {
     }
 
     private boolean isPaused(TopicPartition tp, int follower) {
-        return pausedFollowers.contains(tp + "@" + follower);
+        // Asked on every replica fetch: no key is built while nothing is paused.
+        return !pausedFollowers.isEmpty() && pausedFollowers.contains(tp + "@" + follower);
     }
 
     /** Records an isolation of {@code broker}; only the cut from the other brokers is kept here (see the class comment). */
