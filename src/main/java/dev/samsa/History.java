@@ -4,7 +4,6 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ProduceHistory.AckedBatch;
-import dev.samsa.event.MemberJoined;
 import dev.samsa.event.TimedEvent;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
@@ -12,8 +11,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.DefaultRecordBatch;
 import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.record.TimestampType;
@@ -21,7 +23,9 @@ import org.apache.kafka.common.record.TimestampType;
 /**
  * What the cluster acknowledged to producers, checked against the logs as they are now ({@code cluster.history()}):
  * acknowledged records no longer in their partition's log (lost) with the fault events around the loss, and batches
- * one idempotent producer wrote twice (duplicates). A snapshot, computed on the cluster loop.
+ * one idempotent producer wrote twice (duplicates), acknowledged batches whose producer sequences skip or go back (out
+ * of order), and per consumer group ({@link #group}) records delivered twice or skipped. A snapshot, computed on the
+ * cluster loop.
  *
  * <p>A partition is checked against its current leader's log; a partition with no leader (offline) is listed as
  * unchecked instead. Records below the log start offset (retention, DeleteRecords) and records of compacted topics
@@ -50,6 +54,21 @@ public final class History {
         }
     }
 
+    /**
+     * Acknowledged batches of one idempotent producer (id and epoch) on one partition whose sequences do not follow
+     * each other in offset order: {@code baseSequence} should have been {@code expectedSequence} (one past the last
+     * sequence of the batch before it). A gap means the producer's records went missing between the two, a lower
+     * sequence that they were written out of order.
+     */
+    public record OutOfOrder(String topic, int partition, long producerId, int producerEpoch, long baseOffset,
+            int expectedSequence, int baseSequence) {
+        @Override
+        public String toString() {
+            return topic + "-" + partition + " producer " + producerId + " epoch " + producerEpoch + " batch at offset "
+                    + baseOffset + " has sequence " + baseSequence + ", expected " + expectedSequence;
+        }
+    }
+
     private static final java.util.Set<String> FAULT_TYPES = java.util.Set.of("BrokerStopped", "BrokerStarted",
             "BrokerIsolated", "IsolationHealed", "LeaderChanged", "UncleanLeaderElected", "Truncated", "IsrShrunk",
             "ReplicationPaused", "ReplicationResumed");
@@ -58,12 +77,14 @@ public final class History {
     private final long droppedBatches;
     private final List<Lost> lost;
     private final List<Duplicate> duplicates;
+    private final List<OutOfOrder> outOfOrder;
     private final List<String> unchecked;
     private final Map<String, GroupHistory> groups;
 
     private History(long acknowledgedBatches, long droppedBatches, List<Lost> lost, List<Duplicate> duplicates,
-            List<String> unchecked, Map<String, GroupHistory> groups) {
+            List<OutOfOrder> outOfOrder, List<String> unchecked, Map<String, GroupHistory> groups) {
         this.groups = groups;
+        this.outOfOrder = List.copyOf(outOfOrder);
         this.acknowledgedBatches = acknowledgedBatches;
         this.droppedBatches = droppedBatches;
         this.lost = List.copyOf(lost);
@@ -79,8 +100,10 @@ public final class History {
         List<Lost> lost = new ArrayList<>();
         List<Duplicate> duplicates = new ArrayList<>();
         List<String> unchecked = new ArrayList<>();
+        List<OutOfOrder> outOfOrder = new ArrayList<>();
         for (Map.Entry<TopicPartition, List<AckedBatch>> e : byPartition.entrySet()) {
             TopicPartition tp = e.getKey();
+            outOfOrder.addAll(outOfOrder(e.getValue()));
             Partition p = state.metadata().partition(tp);
             if (p == null) {
                 continue; // the topic was deleted: its records went with it on purpose
@@ -119,14 +142,54 @@ public final class History {
             });
         }
         Map<String, GroupHistory> groups = new LinkedHashMap<>();
-        List<ConsumerHistory.Commit> commits = state.consumerHistory().commits();
-        List<ConsumerHistory.Delivery> deliveries = state.consumerHistory().deliveries();
-        for (TimedEvent t : events) {
-            if (t.event() instanceof MemberJoined j) {
-                groups.computeIfAbsent(j.groupId(), g -> GroupHistory.check(g, deliveries, commits, events));
+        ConsumerHistory consumers = state.consumerHistory();
+        Map<TopicPartition, TreeMap<Long, Long>> recordBatches = new HashMap<>();
+        BiPredicate<TopicPartition, Long> isRecord = (tp, offset) -> {
+            Map.Entry<Long, Long> batch = recordBatches.computeIfAbsent(tp, k -> recordBatches(state, k)).floorEntry(offset);
+            return batch != null && batch.getValue() >= offset;
+        };
+        for (ConsumerHistory.Commit c : consumers.commits()) {
+            groups.computeIfAbsent(c.groupId(), g -> GroupHistory.check(g, consumers, isRecord));
+        }
+        for (ConsumerHistory.Delivery d : consumers.deliveries()) {
+            d.members().forEach(m -> groups.computeIfAbsent(m.groupId(), g -> GroupHistory.check(g, consumers, isRecord)));
+        }
+        return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, outOfOrder, unchecked,
+                groups);
+    }
+
+    /**
+     * The rule for one partition's acknowledged batches: per producer id and epoch, in offset order, each batch's
+     * first sequence is one past the previous batch's last (wrapping after {@code Integer.MAX_VALUE} as the producer
+     * does). A batch acknowledged twice at the same offsets (a retry answered as a duplicate) counts once. The broker
+     * answers a sequence gap with OUT_OF_ORDER_SEQUENCE_NUMBER, so a finding means a broker acknowledged what it should
+     * have refused, or a lost batch was written again at a later offset.
+     */
+    static List<OutOfOrder> outOfOrder(List<AckedBatch> partitionBatches) {
+        Map<String, TreeMap<Long, AckedBatch>> byProducer = new LinkedHashMap<>();
+        for (AckedBatch b : partitionBatches) {
+            if (b.producerId() >= 0 && b.baseSequence() != RecordBatch.NO_SEQUENCE) {
+                byProducer.computeIfAbsent(b.producerId() + "/" + b.producerEpoch(), k -> new TreeMap<>())
+                        .putIfAbsent(b.baseOffset(), b);
             }
         }
-        return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, unchecked, groups);
+        List<OutOfOrder> out = new ArrayList<>();
+        for (TreeMap<Long, AckedBatch> batches : byProducer.values()) {
+            AckedBatch previous = null;
+            for (AckedBatch b : batches.values()) {
+                if (previous != null) {
+                    int lastSequence = DefaultRecordBatch.incrementSequence(previous.baseSequence(),
+                            (int) (previous.lastOffset() - previous.baseOffset()));
+                    int expected = DefaultRecordBatch.incrementSequence(lastSequence, 1);
+                    if (b.baseSequence() != expected) {
+                        out.add(new OutOfOrder(b.partition().topic(), b.partition().partition(), b.producerId(),
+                                b.producerEpoch(), b.baseOffset(), expected, b.baseSequence()));
+                    }
+                }
+                previous = b;
+            }
+        }
+        return out;
     }
 
     private static boolean same(MutableRecordBatch inLog, AckedBatch acked) {
@@ -142,6 +205,24 @@ public final class History {
                 || acked.producerId() < 0 && inLog.timestampType() == TimestampType.LOG_APPEND_TIME;
     }
 
+    /**
+     * The data batches of a partition's leader log, base offset to last offset (no transaction markers, nothing below
+     * the log start): the offsets a consumer is handed records at. Empty when the partition has no leader now.
+     */
+    private static TreeMap<Long, Long> recordBatches(ClusterState state, TopicPartition tp) {
+        TreeMap<Long, Long> batches = new TreeMap<>();
+        Partition p = state.metadata().partition(tp);
+        PartitionLog log = p == null || p.leader() < 0 ? null : p.log(p.leader());
+        if (log != null) {
+            log.forEachBatch(b -> {
+                if (!b.isControlBatch()) {
+                    batches.put(Math.max(b.baseOffset(), log.logStartOffset()), b.lastOffset());
+                }
+            });
+        }
+        return batches;
+    }
+
     /** The fault and leadership events of the partition's brokers from the acknowledgement on: where it was lost. */
     private static List<String> faultsAround(List<TimedEvent> events, TopicPartition tp, long ackedAtMs) {
         String name = tp.topic() + "-" + tp.partition() + " ";
@@ -152,11 +233,11 @@ public final class History {
     }
 
     /**
-     * The consumer side for {@code groupId}: records delivered to it twice, offsets committed before delivery. A group
-     * none of whose members joined (as far as the timeline remembers) has nothing to report.
+     * The consumer side for {@code groupId}: records delivered to it twice, records skipped (see {@link GroupHistory}).
+     * A group that neither committed nor fetched has nothing to report.
      */
     public GroupHistory group(String groupId) {
-        return groups.getOrDefault(groupId, GroupHistory.check(groupId, List.of(), List.of(), List.of()));
+        return groups.getOrDefault(groupId, GroupHistory.empty(groupId));
     }
 
     /** Acknowledged records no longer in their partition's log. */
@@ -174,6 +255,11 @@ public final class History {
         return duplicates;
     }
 
+    /** Acknowledged batches whose producer sequences do not follow on from the batch before (see {@link OutOfOrder}). */
+    public List<OutOfOrder> outOfOrder() {
+        return outOfOrder;
+    }
+
     /** Partitions that could not be checked (no leader now), with the reason. */
     public List<String> unchecked() {
         return unchecked;
@@ -189,9 +275,11 @@ public final class History {
     public String toString() {
         StringBuilder out = new StringBuilder("history: " + acknowledgedBatches + " acknowledged batches checked"
                 + (droppedBatches > 0 ? " (" + droppedBatches + " older ones dropped)" : "") + ", "
-                + lostRecords() + " acknowledged records lost, " + duplicates.size() + " duplicated batches");
+                + lostRecords() + " acknowledged records lost, " + duplicates.size() + " duplicated batches, "
+                + outOfOrder.size() + " batches out of sequence");
         lost.forEach(l -> out.append("\n  lost ").append(l));
         duplicates.forEach(d -> out.append("\n  duplicate ").append(d));
+        outOfOrder.forEach(o -> out.append("\n  out of order ").append(o));
         unchecked.forEach(u -> out.append("\n  unchecked ").append(u));
         groups.values().forEach(g -> out.append("\n").append(g));
         return out.toString();

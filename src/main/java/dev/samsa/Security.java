@@ -221,6 +221,18 @@ public final class Security {
                 password));
     }
 
+    /**
+     * {@link #brokerKeyStore} from PEM: an unencrypted PKCS#8 private key ({@code -----BEGIN PRIVATE KEY-----}, RSA or
+     * EC) and its certificate chain, leaf first.
+     *
+     * @throws IllegalArgumentException when either cannot be read
+     */
+    public Security brokerCertificate(String privateKeyPem, String certificateChainPem) {
+        var keys = dev.samsa.security.BrokerKeyStore.fromPem(Objects.requireNonNull(privateKeyPem, "privateKeyPem"),
+                Objects.requireNonNull(certificateChainPem, "certificateChainPem"));
+        return brokerKeyStore(keys.store(), new String(keys.password()));
+    }
+
     private Security withOptions(Options changed) {
         return new Security(listeners, mechanisms, users, mutualTls, principalMappingRules, acls, changed);
     }

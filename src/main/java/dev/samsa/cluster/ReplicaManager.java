@@ -250,13 +250,11 @@ public final class ReplicaManager {
      * the last batch (Kafka's upper bound is the offset of the batch that would come next: the same offset).
      */
     private static List<LogReadResult.AbortedTransaction> abortedTransactions(PartitionLog log, long fetchOffset, Records records) {
-        long upperBound = -1;
-        for (RecordBatch batch : records.batches()) {
-            upperBound = batch.lastOffset() + 1;
-        }
-        if (upperBound < 0) {
+        Optional<RecordBatch> last = records.lastBatch();
+        if (last.isEmpty()) {
             return List.of();
         }
+        long upperBound = last.get().lastOffset() + 1;
         return log.collectAbortedTransactions(fetchOffset, upperBound).stream()
                 .map(txn -> new LogReadResult.AbortedTransaction(txn.producerId(), txn.firstOffset()))
                 .toList();

@@ -79,18 +79,34 @@ public final class Timeline implements ClusterTimeline {
             }
             lastKey = key;
             notifyAll();
-            for (ArmedTrigger trigger : List.copyOf(triggers)) {
-                if (trigger.when.test(event)) {
-                    trigger.fired++;
-                    if (!trigger.repeat) {
-                        triggers.remove(trigger);
-                    }
-                    due.add(trigger.action);
-                }
-            }
+            fire(event, due);
         }
         // Outside the lock: the runner may run an action at once, and an action records events of its own.
         due.forEach(triggerRunner);
+    }
+
+    /**
+     * Fires the triggers {@code event} matches without keeping it: for events too frequent to be worth a line
+     * ({@link RecordsAcknowledged}).
+     */
+    public void signal(ClusterEvent event) {
+        List<Runnable> due = new ArrayList<>(0);
+        synchronized (this) {
+            fire(event, due);
+        }
+        due.forEach(triggerRunner);
+    }
+
+    private void fire(ClusterEvent event, List<Runnable> due) {
+        for (ArmedTrigger trigger : List.copyOf(triggers)) {
+            if (trigger.when.test(event)) {
+                trigger.fired++;
+                if (!trigger.repeat) {
+                    triggers.remove(trigger);
+                }
+                due.add(trigger.action);
+            }
+        }
     }
 
     /**

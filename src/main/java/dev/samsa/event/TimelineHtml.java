@@ -28,7 +28,7 @@ final class TimelineHtml {
     /** By record name, or printed type where it differs (UncleanLeaderElected). */
     private static final Set<String> FAULTS = Set.of("BrokerStopped", "BrokerIsolated", "ReplicationPaused",
             "FaultInjected", "UncleanLeaderElected", "Truncated", "BrokerLatency", "ClientConnectionsDropped",
-            "SaslSessionsExpired", "CertificateRotated", "AuthenticationFailed",
+            "SaslSessionsExpired", "CertificateRotated", "AuthenticationFailed", "AuthorizationDenied",
             "RequestsIntercepted", "FailuresScheduled", "TxnMarkersHeld", "TxnCoordinatorFaultArmed");
 
     private TimelineHtml() {

@@ -36,7 +36,14 @@ final class LogLoader {
 
     static LoadedLog load(Path dir, LogConfig config, MappedStoreFactory stores, long nowMs,
                           LeaderEpochCache epochs, ProducerStateManager producers) throws IOException {
-        Files.createDirectories(dir);
+        if (!Files.isDirectory(dir)) {
+            // A new replica: nothing to recover, and its directory waits for the first append with the segment files.
+            // On some file systems a directory costs a millisecond to make and more to remove, and a topic can have
+            // thousands of replicas nobody writes to.
+            LogSegments segments = new LogSegments();
+            segments.add(LogSegment.createOnFirstAppend(dir, 0L, stores));
+            return new LoadedLog(segments, 0L);
+        }
         OptionalLong checkpoint = new LogStartOffsetCheckpoint(dir).read();
         LogSegments segments = new LogSegments();
         try {

@@ -68,8 +68,8 @@ final class LogSegment {
     }
 
     /**
-     * An empty segment whose files are created by its first append, as a partition that nobody writes to needs none:
-     * the fifty partitions of {@code __consumer_offsets} on each broker cost a directory each until a group uses them.
+     * An empty segment whose files (and directory) are created by its first append, as a partition that nobody writes
+     * to needs none: the fifty partitions of {@code __consumer_offsets} cost nothing on disk until a group uses them.
      * Only for a log with no segment on disk, whose start offset is 0 or checkpointed, so that a restart before the
      * first append finds the same empty log.
      */
@@ -78,6 +78,7 @@ final class LogSegment {
     }
 
     private void createFiles() throws IOException {
+        Files.createDirectories(logFile.getParent());
         log = stores.open(logFile);
         try {
             offsetIndex.createFile();
@@ -170,40 +171,51 @@ final class LogSegment {
      */
     Optional<MemoryRecords> read(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
             throws IOException {
-        long range = range(startOffset, maxBytes, maxOffsetExclusive, minOneBatch);
-        if (range < 0) {
+        Optional<Range> range = range(startOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+        if (range.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(MemoryRecords.readableRecords(log.read(rangeStart(range), rangeLength(range))));
+        return Optional.of(MemoryRecords.readableRecords(log.read(range.get().start, range.get().length())));
     }
 
     /**
-     * What {@link #read} returns, seen in place in the mapping; an empty view when no whole batch fits.
+     * What {@link #read} returns, seen in place in the mapping; an empty {@link MemoryRecords} when no whole batch
+     * fits.
      *
      * @return empty if {@code startOffset} is past this segment's data
      */
     Optional<Records> readMapped(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
             throws IOException {
-        long range = range(startOffset, maxBytes, maxOffsetExclusive, minOneBatch);
-        if (range < 0) {
+        Optional<Range> found = range(startOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+        if (found.isEmpty()) {
             return Optional.empty();
         }
-        if (rangeLength(range) == 0) {
+        Range range = found.get();
+        if (range.length() == 0) {
             return Optional.of(MemoryRecords.EMPTY);
         }
-        return Optional.of(new MappedRecords(log.view(rangeStart(range), rangeLength(range))));
+        return Optional.of(new MappedRecords(log.view(range.start, range.length()), range.lastBatchStart - range.start));
+    }
+
+    /** Whole batches at {@code [start, end)}, the last of them at {@code lastBatchStart}. */
+    private record Range(int start, int end, int lastBatchStart) {
+        int length() {
+            return end - start;
+        }
     }
 
     /**
-     * The bytes {@link #read} returns, as start position (high half) and length (low half), walking batch headers
-     * only; -1 if {@code startOffset} is past this segment's data.
+     * Where the batches {@link #read} returns lie, walking batch headers only; empty if {@code startOffset} is past
+     * this segment's data.
      */
-    private long range(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) throws IOException {
+    private Optional<Range> range(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
+            throws IOException {
         int start = positionOfBatchContaining(startOffset);
         if (start >= size) {
-            return -1;
+            return Optional.empty();
         }
         int end = start;
+        int lastBatchStart = start;
         while (end < size) {
             ByteBuffer header = batchHeaderAt(end);
             int batchSize = header.getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
@@ -216,17 +228,10 @@ final class LogSegment {
                 }
                 break;
             }
+            lastBatchStart = end;
             end += batchSize;
         }
-        return ((long) start << 32) | (end - start);
-    }
-
-    private static int rangeStart(long range) {
-        return (int) (range >>> 32);
-    }
-
-    private static int rangeLength(long range) {
-        return (int) range;
+        return Optional.of(new Range(start, end, lastBatchStart));
     }
 
     /** The first record, in offset order from {@code startingOffset}, whose timestamp is at least {@code timestamp}. */

@@ -32,6 +32,7 @@ final class LogStartOffsetCheckpoint {
     void write(long logStartOffset) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
+            Files.createDirectories(file.getParent());
             Files.write(tmp, (VERSION + "\n" + logStartOffset + "\n").getBytes(StandardCharsets.UTF_8));
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 channel.force(true);

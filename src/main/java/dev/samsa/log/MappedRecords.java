@@ -7,10 +7,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.common.network.TransferableChannel;
 import org.apache.kafka.common.record.AbstractRecords;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.record.Records;
 import org.apache.kafka.common.utils.AbstractIterator;
 
@@ -30,10 +32,13 @@ import org.apache.kafka.common.utils.AbstractIterator;
 public final class MappedRecords extends AbstractRecords implements AutoCloseable {
 
     private final StoreView view;
+    private final int lastBatchPosition;
     private List<MutableRecordBatch> batches;
 
-    MappedRecords(StoreView view) {
+    /** {@code lastBatchPosition}: where in {@code view} the last batch starts, which the segment's walk found. */
+    MappedRecords(StoreView view, int lastBatchPosition) {
         this.view = view;
+        this.lastBatchPosition = lastBatchPosition;
     }
 
     @Override
@@ -52,6 +57,12 @@ public final class MappedRecords extends AbstractRecords implements AutoCloseabl
             batches = Collections.unmodifiableList(readBatches());
         }
         return batches;
+    }
+
+    /** Read where the segment's walk found it: what a fetch needs to know of its batches (where the next starts). */
+    @Override
+    public Optional<RecordBatch> lastBatch() {
+        return Optional.of(batchAt(view.buffers(), lastBatchPosition));
     }
 
     @Override
@@ -135,11 +146,16 @@ public final class MappedRecords extends AbstractRecords implements AutoCloseabl
         ByteBuffer[] buffers = view.buffers();
         int position = 0;
         while (position < sizeInBytes()) {
-            int size = Records.LOG_OVERHEAD + bytesAt(buffers, position + Records.SIZE_OFFSET, 4).getInt();
-            out.add(MemoryRecords.readableRecords(bytesAt(buffers, position, size)).batches().iterator().next());
-            position += size;
+            MutableRecordBatch batch = batchAt(buffers, position);
+            out.add(batch);
+            position += batch.sizeInBytes();
         }
         return out;
+    }
+
+    private static MutableRecordBatch batchAt(ByteBuffer[] buffers, int position) {
+        int size = Records.LOG_OVERHEAD + bytesAt(buffers, position + Records.SIZE_OFFSET, 4).getInt();
+        return MemoryRecords.readableRecords(bytesAt(buffers, position, size)).batches().iterator().next();
     }
 
     /** {@code length} bytes at {@code position}: a slice of one buffer if they are in one, else a copy. */

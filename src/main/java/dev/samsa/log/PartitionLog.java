@@ -74,7 +74,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Opens the log in {@code dir}, creating the directory if absent, and recovers existing
+     * Opens the log in {@code dir} (a new log makes the directory on its first append), and recovers existing
      * segments: each is cut after its last batch with a valid CRC, so a write torn by a power loss
      * disappears, and indexes, leader epochs and producer state are rebuilt from the batches.
      */

@@ -1,12 +1,12 @@
 package dev.samsa.security;
 
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-import java.security.cert.X509Certificate;
 import javax.net.ssl.SSLContext;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.security.scram.internals.ScramMechanism;
@@ -17,8 +17,9 @@ import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
  * default), its certificate authority when a listener uses TLS, its SASL users, and the port each broker listens on
  * for each listener, which Metadata, FindCoordinator and DescribeCluster advertise to a client on that listener.
  *
- * <p>Brokers keep their certificate across restarts, and a user keeps one client certificate, so that clients holding
- * either never see it change.
+ * <p>Brokers keep their certificate across restarts (until a fault rotates it, see {@link #rotateCertificate}), and a
+ * user keeps one client certificate, so that clients holding either never see it change. A test may bring the
+ * brokers' keystore itself ({@link BrokerKeyStore}); the CA then only issues client certificates.
  */
 public final class ClusterSecurity {
 

@@ -33,13 +33,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * </pre>
  *
  * <p>Prints records per second as min / median / max over the runs, after one warm-up run that is not counted, and,
- * being less at the mercy of a busy machine, the CPU time the whole process spent per run and the bytes its live
- * threads allocated per run (client and brokers together; medians).
+ * being less at the mercy of a busy machine, the CPU time the whole process spent per run and the bytes allocated per
+ * run by the consumer's thread and by the brokers' threads (medians).
  */
 public final class ConsumeBenchmark {
 
     private static final int RECORD_BYTES = 1024;
     private static final String TOPIC = "consume-bench";
+    private static final double MIB = 1024.0 * 1024;
 
     private ConsumeBenchmark() {
     }
@@ -76,29 +77,41 @@ public final class ConsumeBenchmark {
         consume(bootstrap, records);
         double[] perSecond = new double[runs];
         double[] cpuMillis = new double[runs];
-        double[] allocatedMiB = new double[runs];
+        double[] clientMiB = new double[runs];
+        double[] brokerMiB = new double[runs];
         for (int i = 0; i < runs; i++) {
-            long cpu = PROCESS.getProcessCpuTime();
-            long allocated = allocatedBytes();
-            perSecond[i] = consume(bootstrap, records);
-            cpuMillis[i] = (PROCESS.getProcessCpuTime() - cpu) / 1e6;
-            allocatedMiB[i] = (allocatedBytes() - allocated) / (1024.0 * 1024);
+            Run run = consume(bootstrap, records);
+            perSecond[i] = run.recordsPerSecond;
+            cpuMillis[i] = run.cpuMillis;
+            clientMiB[i] = run.clientMiB;
+            brokerMiB[i] = run.brokerMiB;
         }
-        return String.format(Locale.ROOT, "%s rec/s   cpu %,.0f ms/run   allocated %,.0f MiB/run", stats(perSecond),
-                median(cpuMillis), median(allocatedMiB));
+        return String.format(Locale.ROOT, "%s rec/s   cpu %,.0f ms/run   allocated: client %,.0f MiB/run, brokers %,.0f MiB/run",
+                stats(perSecond), median(cpuMillis), median(clientMiB), median(brokerMiB));
+    }
+
+    /** One consume, with what the process spent on it. */
+    private record Run(double recordsPerSecond, double cpuMillis, double clientMiB, double brokerMiB) {
     }
 
     private static final com.sun.management.OperatingSystemMXBean PROCESS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    /** What the live threads allocated so far (a thread that ended takes its count with it). */
-    private static long allocatedBytes() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long total = 0;
-        for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
-            total += Math.max(0, bytes);
+    /**
+     * Bytes allocated so far by each live thread, by id. The consumer polls on this (main) thread; every other thread
+     * of the process is a broker's (cluster loop, connection readers and writers), or, against {@code --bootstrap},
+     * idle.
+     */
+    private static Map<Long, Long> allocatedByThread() {
+        long[] ids = THREADS.getAllThreadIds();
+        long[] bytes = THREADS.getThreadAllocatedBytes(ids);
+        Map<Long, Long> out = new HashMap<>();
+        for (int i = 0; i < ids.length; i++) {
+            out.put(ids[i], Math.max(0, bytes[i]));
         }
-        return total;
+        return out;
     }
 
     private static double median(double[] values) {
@@ -131,8 +144,11 @@ public final class ConsumeBenchmark {
         }
     }
 
-    /** Records per second from the first poll to the last record. */
-    private static double consume(String bootstrap, int records) {
+    /**
+     * Records per second from the first poll to the last record, and the CPU time and allocation of the process
+     * meanwhile, taken before the consumer closes (a broker's connection threads end with it, and their counts too).
+     */
+    private static Run consume(String bootstrap, int records) {
         Map<String, Object> config = new HashMap<>();
         config.put("bootstrap.servers", bootstrap);
         config.put("enable.auto.commit", "false");
@@ -141,13 +157,28 @@ public final class ConsumeBenchmark {
                 new ByteArrayDeserializer())) {
             consumer.assign(Set.of(tp));
             consumer.seekToBeginning(Set.of(tp));
+            long cpu = PROCESS.getProcessCpuTime();
+            Map<Long, Long> allocated = allocatedByThread();
             long start = System.nanoTime();
             long read = 0;
             while (read < records) {
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofSeconds(1));
                 read += polled.count();
             }
-            return read / ((System.nanoTime() - start) / 1e9);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double cpuMillis = (PROCESS.getProcessCpuTime() - cpu) / 1e6;
+            long client = 0;
+            long brokers = 0;
+            long self = Thread.currentThread().getId();
+            for (Map.Entry<Long, Long> e : allocatedByThread().entrySet()) {
+                long bytes = e.getValue() - allocated.getOrDefault(e.getKey(), 0L);
+                if (e.getKey() == self) {
+                    client += bytes;
+                } else {
+                    brokers += bytes;
+                }
+            }
+            return new Run(read / seconds, cpuMillis, client / MIB, brokers / MIB);
         }
     }
 

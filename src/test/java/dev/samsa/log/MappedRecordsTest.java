@@ -58,6 +58,8 @@ class MappedRecordsTest {
                 assertThat(mapped.batches().stream().map(RecordBatch::lastOffset).toList())
                         .isEqualTo(java.util.stream.StreamSupport.stream(copy.batches().spliterator(), false)
                                 .map(RecordBatch::lastOffset).toList());
+                assertThat(mapped.lastBatch().orElseThrow().lastOffset()).as("found without walking the batches")
+                        .isEqualTo(copy.lastBatch().orElseThrow().lastOffset());
                 offset = mapped.batches().get(mapped.batches().size() - 1).lastOffset() + 1;
             }
             reads++;

@@ -131,13 +131,13 @@ class PartitionLogTest {
     }
 
     @Test
-    void shouldCreateNoSegmentFileBeforeTheFirstAppend() throws IOException {
+    void shouldCreateNoFileNorDirectoryBeforeTheFirstAppend() throws IOException {
         Path dir = tmp.resolve("orders-0");
         open(LogConfigs.defaults());
         log.close();
         open(LogConfigs.defaults());
 
-        assertThat(listFiles(dir)).as("a partition nobody wrote to, opened twice").isEmpty();
+        assertThat(dir).as("a partition nobody wrote to, opened twice").doesNotExist();
         assertThat(log.logEndOffset()).isZero();
 
         log.appendAsLeader(batch("a"), 0, NOW);

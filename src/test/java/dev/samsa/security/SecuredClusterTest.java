@@ -97,6 +97,8 @@ class SecuredClusterTest {
             strangerCertificate.put("ssl.keystore.certificate.chain", otherConfig.get("ssl.keystore.certificate.chain"));
             strangerCertificate.put("ssl.keystore.key", otherConfig.get("ssl.keystore.key"));
             assertThatThrownBy(() -> describeCluster(strangerCertificate)).hasCauseInstanceOf(SslAuthenticationException.class);
+            assertThat(cluster.events().await(AuthenticationFailed.class, e -> true, Duration.ofSeconds(10)).mechanism())
+                    .isEqualTo("TLS");
 
             Map<String, Object> strangerBroker = cluster.clientConfig("mallory");
             strangerBroker.put("ssl.truststore.certificates", otherConfig.get("ssl.truststore.certificates"));

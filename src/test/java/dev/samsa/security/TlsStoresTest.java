@@ -67,6 +67,23 @@ class TlsStoresTest {
     }
 
     @Test
+    void brokersPresentATestsOwnPemKeyAndChain() throws Exception {
+        CertificateAuthority own = new CertificateAuthority("The test's PEM CA");
+        CertificateAuthority.Issued identity = own.issueServer("my-broker");
+        try (KafkaCluster cluster = KafkaCluster.builder()
+                .security(Security.listeners(Protocol.SSL).brokerCertificate(identity.keyPem(), identity.chainPem()))
+                .start()) {
+            assertThat(SecurityFaultsTest.servedCertificate(cluster.broker(1).address(Protocol.SSL), own.certificatePem()))
+                    .isEqualTo(identity.certificate());
+            try (Admin admin = Admin.create(cluster.adminConfig())) {
+                admin.describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+            }
+        }
+        assertThatThrownBy(() -> Security.listeners(Protocol.SSL).brokerCertificate("not a key", identity.chainPem()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void aKeystoreWithoutOneKeyEntryIsRefusedAtOnce() throws Exception {
         KeyStore empty = KeyStore.getInstance("PKCS12");
         empty.load(null, null);
