@@ -2,15 +2,17 @@ package dev.samsa;
 
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Partition;
-import dev.samsa.cluster.Topic;
 import dev.samsa.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -35,14 +37,26 @@ public final class FaultSchedule {
         /** {@link Broker#isolate()}, healed when it ends. */
         ISOLATION,
         /** Replication paused to every follower replica the broker holds, resumed when it ends. */
-        PAUSED_REPLICATION
+        PAUSED_REPLICATION,
+        /**
+         * The way acks=1 loses data in Kafka: replication from the broker to the followers of every partition it leads
+         * is paused for the step's lag, then the broker crashes and replication resumes. If the broker leads no
+         * partition when the step starts, the broker leading the most takes its place. A lag shorter than
+         * {@code replica.lag.time.max.ms} keeps the followers in the ISR, so the controller elects one of them, without
+         * the records the crashed leader acknowledged alone; the broker restarts when the step ends and truncates them.
+         */
+        LAGGING_LEADER_FAILURE
     }
 
-    /** One fault: {@code atMs} after the start, on {@code brokerId}, for {@code durationMs}. */
-    public record Step(long atMs, Kind kind, int brokerId, long durationMs) {
+    /**
+     * One fault: {@code atMs} after the start, on {@code brokerId}, for {@code durationMs}; for
+     * {@link Kind#LAGGING_LEADER_FAILURE} the broker fails {@code lagMs} into the step (0 for the other kinds).
+     */
+    public record Step(long atMs, Kind kind, int brokerId, long durationMs, long lagMs) {
         @Override
         public String toString() {
-            return "+" + atMs + "ms " + kind + " broker " + brokerId + " for " + durationMs + "ms";
+            return "+" + atMs + "ms " + kind + " broker " + brokerId + " for " + durationMs + "ms"
+                    + (lagMs > 0 ? " (its followers lag " + lagMs + "ms before it crashes)" : "");
         }
     }
 
@@ -87,7 +101,10 @@ public final class FaultSchedule {
         private final ClusterState state;
         private final String keyPrefix = "fault-schedule-" + System.identityHashCode(this) + "-";
         private Step applied;
-        private final List<Partition> paused = new ArrayList<>();
+        /** The broker a {@link Kind#LAGGING_LEADER_FAILURE} step picked, to crash at the end of the lag and restart. */
+        private int laggingLeader;
+        /** Replication paused by the applied step: follower id of each partition. */
+        private final List<Map.Entry<Partition, Integer>> paused = new ArrayList<>();
         private int finished;
 
         private Run(KafkaCluster cluster) {
@@ -98,6 +115,9 @@ public final class FaultSchedule {
                 for (int i = 0; i < steps.size(); i++) {
                     Step step = steps.get(i);
                     scheduler.scheduleAfter(keyPrefix + i + "-apply", step.atMs(), () -> apply(step));
+                    if (step.kind() == Kind.LAGGING_LEADER_FAILURE) {
+                        scheduler.scheduleAfter(keyPrefix + i + "-fail", step.atMs() + step.lagMs(), () -> failLaggingLeader(step));
+                    }
                     scheduler.scheduleAfter(keyPrefix + i + "-heal", step.atMs() + step.durationMs(), this::heal);
                 }
                 return null;
@@ -120,19 +140,69 @@ public final class FaultSchedule {
                 case POWER_LOSS -> broker.powerLoss();
                 case ISOLATION -> broker.isolate();
                 case PAUSED_REPLICATION -> {
-                    for (Topic topic : state.metadata().topics()) {
-                        if (org.apache.kafka.common.internals.Topic.isInternal(topic.name())) {
-                            continue;
+                    for (Partition p : userPartitions()) {
+                        if (p.replicas().contains(step.brokerId()) && p.leader() != step.brokerId()) {
+                            pause(p, step.brokerId());
                         }
-                        for (Partition p : topic.partitions()) {
-                            if (p.replicas().contains(step.brokerId()) && p.leader() != step.brokerId()) {
-                                cluster.faults().pauseReplication(topic.name(), p.index(), step.brokerId());
-                                paused.add(p);
-                            }
+                    }
+                }
+                case LAGGING_LEADER_FAILURE -> {
+                    int leader = laggingLeader(step.brokerId());
+                    laggingLeader = leader;
+                    for (Partition p : userPartitions()) {
+                        if (p.leader() == leader) {
+                            p.replicas().stream().filter(r -> r != leader).forEach(f -> pause(p, f));
                         }
                     }
                 }
             }
+        }
+
+        /**
+         * The step's broker if it leads a partition now, else the broker leading the most (the lowest id of equals):
+         * earlier faults move leaders, and a step on a broker that leads nothing would only be a crash.
+         */
+        private int laggingLeader(int brokerId) {
+            Map<Integer, Long> led = new TreeMap<>();
+            userPartitions().stream().filter(p -> p.leader() > 0).forEach(p -> led.merge(p.leader(), 1L, Long::sum));
+            if (led.containsKey(brokerId) || led.isEmpty()) {
+                return brokerId;
+            }
+            return led.entrySet().stream().max(Map.Entry.<Integer, Long>comparingByValue()
+                    .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder()))).orElseThrow().getKey();
+        }
+
+        private List<Partition> userPartitions() {
+            return state.metadata().topics().stream()
+                    .filter(t -> !org.apache.kafka.common.internals.Topic.isInternal(t.name()))
+                    .flatMap(t -> t.partitions().stream()).toList();
+        }
+
+        private void pause(Partition p, int follower) {
+            cluster.faults().pauseReplication(p.topic().name(), p.index(), follower);
+            paused.add(Map.entry(p, follower));
+        }
+
+        /** The end of a lagging leader's lag: it crashes, and its followers, still in the ISR, replicate again. */
+        private void failLaggingLeader(Step step) {
+            if (applied != step) {
+                return;
+            }
+            Broker broker = cluster.broker(laggingLeader);
+            if (broker.isRunning()) {
+                broker.crash();
+            }
+            resumePaused();
+        }
+
+        private void resumePaused() {
+            for (Map.Entry<Partition, Integer> e : paused) {
+                Partition p = e.getKey();
+                if (state.metadata().partition(p.topicPartition()) != null) {
+                    cluster.faults().resumeReplication(p.topic().name(), p.index(), e.getValue());
+                }
+            }
+            paused.clear();
         }
 
         private void heal() {
@@ -142,9 +212,10 @@ public final class FaultSchedule {
             if (step == null) {
                 return;
             }
-            Broker broker = cluster.broker(step.brokerId());
+            Broker broker = cluster.broker(step.kind() == Kind.LAGGING_LEADER_FAILURE ? laggingLeader : step.brokerId());
             switch (step.kind()) {
-                case CRASH, POWER_LOSS -> {
+                case CRASH, POWER_LOSS, LAGGING_LEADER_FAILURE -> {
+                    resumePaused();
                     if (!broker.isRunning()) {
                         broker.restart();
                     }
@@ -154,14 +225,7 @@ public final class FaultSchedule {
                         broker.heal();
                     }
                 }
-                case PAUSED_REPLICATION -> {
-                    for (Partition p : paused) {
-                        if (state.metadata().partition(p.topicPartition()) != null) {
-                            cluster.faults().resumeReplication(p.topic().name(), p.index(), step.brokerId());
-                        }
-                    }
-                    paused.clear();
-                }
+                case PAUSED_REPLICATION -> resumePaused();
             }
         }
 
@@ -173,6 +237,7 @@ public final class FaultSchedule {
                 for (int i = 0; i < steps.size(); i++) {
                     scheduler.cancel(keyPrefix + i + "-apply");
                     scheduler.cancel(keyPrefix + i + "-heal");
+                    scheduler.cancel(keyPrefix + i + "-fail");
                 }
                 heal();
                 finished = steps.size();
@@ -191,6 +256,8 @@ public final class FaultSchedule {
         private Duration minDuration = Duration.ofMillis(100);
         private Duration maxDuration = Duration.ofMillis(1000);
         private Duration length = Duration.ofSeconds(10);
+        private Duration minLag = Duration.ofMillis(50);
+        private Duration maxLag = Duration.ofMillis(200);
 
         private Builder(long seed) {
             this.seed = seed;
@@ -221,6 +288,17 @@ public final class FaultSchedule {
             return this;
         }
 
+        /**
+         * How long a {@link Kind#LAGGING_LEADER_FAILURE} lets the followers fall behind before the leader crashes
+         * (default 50 to 200 ms, never as long as the step). Keep it below the cluster's
+         * {@code replica.lag.time.max.ms}, or the followers leave the ISR and nothing is lost.
+         */
+        public Builder lag(Duration min, Duration max) {
+            this.minLag = Objects.requireNonNull(min);
+            this.maxLag = Objects.requireNonNull(max);
+            return this;
+        }
+
         /** No fault starts or lasts past this much time from the start. */
         public Builder length(Duration total) {
             this.length = Objects.requireNonNull(total);
@@ -228,8 +306,9 @@ public final class FaultSchedule {
         }
 
         public FaultSchedule build() {
-            if (brokers < 1 || minGap.compareTo(maxGap) > 0 || minDuration.compareTo(maxDuration) > 0 || minDuration.isZero()) {
-                throw new IllegalArgumentException("Need brokers >= 1, min <= max and a positive duration");
+            if (brokers < 1 || minGap.compareTo(maxGap) > 0 || minDuration.compareTo(maxDuration) > 0 || minDuration.isZero()
+                    || minLag.compareTo(maxLag) > 0 || minLag.isZero()) {
+                throw new IllegalArgumentException("Need brokers >= 1, min <= max, a positive duration and a positive lag");
             }
             // SplittableRandom mixes its seed: neighbouring seeds (1, 2, 3...) give unrelated schedules.
             SplittableRandom random = new SplittableRandom(seed);
@@ -241,7 +320,11 @@ public final class FaultSchedule {
                 if (at + duration > length.toMillis()) {
                     break;
                 }
-                steps.add(new Step(at, choices.get(random.nextInt(choices.size())), 1 + random.nextInt(brokers), duration));
+                Kind kind = choices.get(random.nextInt(choices.size()));
+                int broker = 1 + random.nextInt(brokers);
+                long lag = kind == Kind.LAGGING_LEADER_FAILURE
+                        ? Math.max(1, Math.min(between(random, minLag, maxLag), duration - 1)) : 0;
+                steps.add(new Step(at, kind, broker, duration, lag));
                 at += duration + between(random, minGap, maxGap);
             }
             return new FaultSchedule(seed, steps);

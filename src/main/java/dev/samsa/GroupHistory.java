@@ -1,44 +1,67 @@
 package dev.samsa;
 
+import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.cluster.ConsumerHistory.Commit;
 import dev.samsa.cluster.ConsumerHistory.Delivery;
-import dev.samsa.event.MemberJoined;
-import dev.samsa.event.TimedEvent;
+import dev.samsa.cluster.ConsumerHistory.Member;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * One consumer group's side of the history ({@link History#group}): records the brokers sent to the group's members
- * more than once, and offsets the group committed before any member was sent the records below them (skipped).
+ * more than once, and records the group's committed offset passed that no member processed (skipped).
  *
- * <p>The broker sees deliveries, not processing: a record sent twice may have been processed once (a consumer that
- * fetched ahead, then lost the partition), and a record sent once, then committed, may never have been processed (a
- * consumer that auto-committed, then crashed). A member is known by the client id it joined the group with.
+ * <p>A fetch is the group's when its client id held a membership of the group at that moment (the member id and
+ * generation of its last SyncGroup, or member epoch of its last ConsumerGroupHeartbeat). The broker sees deliveries,
+ * not processing: a record sent twice may have been processed once (a consumer that fetched ahead, then lost the
+ * partition). So a test whose processing code reports each record it finished ({@link KafkaCluster#recordProcessed})
+ * is judged by that: a record is skipped when a commit of the group passed its offset and no member processed it.
+ * For a group that reports nothing, a record is skipped when an offset was committed past it before any member was
+ * sent it.
  */
 public final class GroupHistory {
 
-    /** Offsets of a partition sent to the group more than once, to these clients, in order. */
-    public record DeliveredTwice(String topic, int partition, long firstOffset, long lastOffset, List<String> clients) {
+    /** A member of the group as it was sent records: its generation (member epoch for the consumer protocol). */
+    public record Receiver(String memberId, int generation, String clientId) {
         @Override
         public String toString() {
-            return topic + "-" + partition + " offsets " + firstOffset + ".." + lastOffset + " sent to " + clients;
+            return memberId + " (generation " + generation + ", client " + clientId + ")";
         }
     }
 
-    /** Offsets committed by {@code memberId} (generation) before any member of the group was sent them. */
+    /** Offsets of a partition sent to the group more than once: to these members, in order. */
+    public record DeliveredTwice(String topic, int partition, long firstOffset, long lastOffset,
+            List<Receiver> receivers) {
+
+        /** The receivers' client ids, in order. */
+        public List<String> clients() {
+            return receivers.stream().map(Receiver::clientId).toList();
+        }
+
+        @Override
+        public String toString() {
+            return topic + "-" + partition + " offsets " + firstOffset + ".." + lastOffset + " sent to " + receivers;
+        }
+    }
+
+    /**
+     * Offsets passed by a commit of {@code memberId} (generation) that no member processed, or, when the group reports
+     * no processing, that no member had been sent.
+     */
     public record Skipped(String topic, int partition, long firstOffset, long lastOffset, String memberId,
-            int generation) {
+            int generation, boolean byProcessing) {
         @Override
         public String toString() {
             return topic + "-" + partition + " offsets " + firstOffset + ".." + lastOffset + " committed by " + memberId
-                    + " (generation " + generation + ") before any member was sent them";
+                    + " (generation " + generation + ") " + (byProcessing
+                            ? "though no member processed them" : "before any member was sent them");
         }
     }
 
@@ -52,64 +75,80 @@ public final class GroupHistory {
         this.skipped = List.copyOf(skipped);
     }
 
-    static GroupHistory check(String groupId, List<Delivery> deliveries, List<Commit> commits, List<TimedEvent> events) {
-        Set<String> clients = new LinkedHashSet<>();
-        for (TimedEvent e : events) {
-            if (e.event() instanceof MemberJoined j && j.groupId().equals(groupId)) {
-                clients.add(j.clientId());
-            }
+    static GroupHistory empty(String groupId) {
+        return new GroupHistory(groupId, List.of(), List.of());
+    }
+
+    /**
+     * @param isRecord whether an offset of a partition holds a record a consumer is handed (not a transaction marker,
+     *     not below the log start): only those can be processed
+     */
+    static GroupHistory check(String groupId, ConsumerHistory history, BiPredicate<TopicPartition, Long> isRecord) {
+        Map<TopicPartition, List<Map.Entry<Delivery, Member>>> byPartition = new LinkedHashMap<>();
+        for (Delivery d : history.deliveries()) {
+            d.members().stream().filter(m -> m.groupId().equals(groupId)).findFirst().ifPresent(m ->
+                    byPartition.computeIfAbsent(d.partition(), k -> new ArrayList<>()).add(Map.entry(d, m)));
         }
-        Map<TopicPartition, List<Delivery>> byPartition = new LinkedHashMap<>();
-        deliveries.stream().filter(d -> clients.contains(d.clientId()))
-                .forEach(d -> byPartition.computeIfAbsent(d.partition(), k -> new ArrayList<>()).add(d));
         List<DeliveredTwice> twice = new ArrayList<>();
         byPartition.forEach((tp, list) -> twice.addAll(deliveredTwice(tp, list)));
+        boolean byProcessing = history.reportsProcessing(groupId);
         List<Skipped> skipped = new ArrayList<>();
-        for (Commit c : commits) {
-            if (!c.groupId().equals(groupId)) {
+        Map<TopicPartition, Long> judgedUpTo = new HashMap<>();
+        for (Commit c : history.commits()) {
+            TopicPartition tp = c.partition();
+            long from = judgedUpTo.getOrDefault(tp, 0L);
+            if (!c.groupId().equals(groupId) || c.offset() <= from) {
                 continue;
             }
-            long sentUpTo = byPartition.getOrDefault(c.partition(), List.of()).stream()
+            judgedUpTo.put(tp, c.offset());
+            long sentUpTo = byPartition.getOrDefault(tp, List.of()).stream().map(Map.Entry::getKey)
                     .filter(d -> d.timeMs() <= c.timeMs()).mapToLong(Delivery::lastOffset).max().orElse(-1);
-            long firstCommittable = Math.max(sentUpTo + 1, skipped.stream()
-                    .filter(s -> s.topic().equals(c.partition().topic()) && s.partition() == c.partition().partition())
-                    .mapToLong(s -> s.lastOffset() + 1).max().orElse(0));
-            if (c.offset() > firstCommittable) {
-                skipped.add(new Skipped(c.partition().topic(), c.partition().partition(), firstCommittable, c.offset() - 1,
-                        c.memberId(), c.generation()));
+            long first = -1;
+            for (long o = from; o <= c.offset(); o++) {
+                boolean skip = o < c.offset() && (byProcessing
+                        ? isRecord.test(tp, o) && !history.wasProcessed(groupId, tp, o)
+                        : o > sentUpTo);
+                if (skip && first < 0) {
+                    first = o;
+                } else if (!skip && first >= 0) {
+                    skipped.add(new Skipped(tp.topic(), tp.partition(), first, o - 1, c.memberId(), c.generation(),
+                            byProcessing));
+                    first = -1;
+                }
             }
         }
         return new GroupHistory(groupId, twice, skipped);
     }
 
-    private static List<DeliveredTwice> deliveredTwice(TopicPartition tp, List<Delivery> deliveries) {
-        TreeMap<Long, List<String>> sentTo = new TreeMap<>();
-        for (Delivery d : deliveries) {
-            for (long o = d.firstOffset(); o <= d.lastOffset(); o++) {
-                sentTo.computeIfAbsent(o, k -> new ArrayList<>()).add(d.clientId());
+    private static List<DeliveredTwice> deliveredTwice(TopicPartition tp, List<Map.Entry<Delivery, Member>> deliveries) {
+        TreeMap<Long, List<Receiver>> sentTo = new TreeMap<>();
+        for (Map.Entry<Delivery, Member> d : deliveries) {
+            Member m = d.getValue();
+            for (long o = d.getKey().firstOffset(); o <= d.getKey().lastOffset(); o++) {
+                sentTo.computeIfAbsent(o, k -> new ArrayList<>()).add(new Receiver(m.memberId(), m.generation(), m.clientId()));
             }
         }
         List<DeliveredTwice> out = new ArrayList<>();
         long first = -1;
         long last = -2;
-        List<String> clients = null;
-        for (Map.Entry<Long, List<String>> e : sentTo.entrySet()) {
+        List<Receiver> receivers = null;
+        for (Map.Entry<Long, List<Receiver>> e : sentTo.entrySet()) {
             if (e.getValue().size() < 2) {
                 continue;
             }
-            if (e.getKey() == last + 1 && e.getValue().equals(clients)) {
+            if (e.getKey() == last + 1 && e.getValue().equals(receivers)) {
                 last = e.getKey();
                 continue;
             }
-            if (clients != null) {
-                out.add(new DeliveredTwice(tp.topic(), tp.partition(), first, last, clients));
+            if (receivers != null) {
+                out.add(new DeliveredTwice(tp.topic(), tp.partition(), first, last, receivers));
             }
             first = e.getKey();
             last = e.getKey();
-            clients = e.getValue();
+            receivers = e.getValue();
         }
-        if (clients != null) {
-            out.add(new DeliveredTwice(tp.topic(), tp.partition(), first, last, clients));
+        if (receivers != null) {
+            out.add(new DeliveredTwice(tp.topic(), tp.partition(), first, last, receivers));
         }
         return out;
     }
@@ -123,7 +162,7 @@ public final class GroupHistory {
         return deliveredTwice;
     }
 
-    /** Offsets committed before any member was sent the records below them. */
+    /** Records a commit passed that no member processed (or, without processing reports, was sent). */
     public List<Skipped> skipped() {
         return skipped;
     }

@@ -4,7 +4,7 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ProduceHistory.AckedBatch;
-import dev.samsa.event.MemberJoined;
+import dev.samsa.event.Finding;
 import dev.samsa.event.TimedEvent;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
@@ -12,8 +12,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.DefaultRecordBatch;
 import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.record.TimestampType;
@@ -21,7 +24,9 @@ import org.apache.kafka.common.record.TimestampType;
 /**
  * What the cluster acknowledged to producers, checked against the logs as they are now ({@code cluster.history()}):
  * acknowledged records no longer in their partition's log (lost) with the fault events around the loss, and batches
- * one idempotent producer wrote twice (duplicates). A snapshot, computed on the cluster loop.
+ * one idempotent producer wrote twice (duplicates), acknowledged batches whose producer sequences skip or go back (out
+ * of order), and per consumer group ({@link #group}) records delivered twice or skipped. A snapshot, computed on the
+ * cluster loop.
  *
  * <p>A partition is checked against its current leader's log; a partition with no leader (offline) is listed as
  * unchecked instead. Records below the log start offset (retention, DeleteRecords) and records of compacted topics
@@ -31,7 +36,7 @@ public final class History {
 
     /** Acknowledged records a partition's log no longer holds. */
     public record Lost(String topic, int partition, long baseOffset, long lastOffset, long producerId, int acks,
-            int acknowledgedBy, long acknowledgedAtMs, List<String> nearbyEvents) {
+            int acknowledgedBy, long acknowledgedAtMs, long lostAtMs, List<String> nearbyEvents) {
         @Override
         public String toString() {
             return topic + "-" + partition + " offsets " + baseOffset + ".." + lastOffset + " (acks=" + acks
@@ -42,13 +47,31 @@ public final class History {
 
     /** One idempotent producer's batch found more than once in a log. */
     public record Duplicate(String topic, int partition, long producerId, int producerEpoch, int baseSequence,
-            List<Long> baseOffsets) {
+            List<Long> baseOffsets, long acknowledgedAtMs) {
         @Override
         public String toString() {
             return topic + "-" + partition + " producer " + producerId + " epoch " + producerEpoch + " sequence "
                     + baseSequence + " at offsets " + baseOffsets;
         }
     }
+
+    /**
+     * Acknowledged batches of one idempotent producer (id and epoch) on one partition whose sequences do not follow
+     * each other in offset order: {@code baseSequence} should have been {@code expectedSequence} (one past the last
+     * sequence of the batch before it). A gap means the producer's records went missing between the two, a lower
+     * sequence that they were written out of order.
+     */
+    public record OutOfOrder(String topic, int partition, long producerId, int producerEpoch, long baseOffset,
+            int expectedSequence, int baseSequence, long acknowledgedAtMs) {
+        @Override
+        public String toString() {
+            return topic + "-" + partition + " producer " + producerId + " epoch " + producerEpoch + " batch at offset "
+                    + baseOffset + " has sequence " + baseSequence + ", expected " + expectedSequence;
+        }
+    }
+
+    private static final java.util.Set<String> LEADERSHIP_TYPES = java.util.Set.of("LeaderChanged",
+            "UncleanLeaderElected", "Truncated");
 
     private static final java.util.Set<String> FAULT_TYPES = java.util.Set.of("BrokerStopped", "BrokerStarted",
             "BrokerIsolated", "IsolationHealed", "LeaderChanged", "UncleanLeaderElected", "Truncated", "IsrShrunk",
@@ -58,12 +81,14 @@ public final class History {
     private final long droppedBatches;
     private final List<Lost> lost;
     private final List<Duplicate> duplicates;
+    private final List<OutOfOrder> outOfOrder;
     private final List<String> unchecked;
     private final Map<String, GroupHistory> groups;
 
     private History(long acknowledgedBatches, long droppedBatches, List<Lost> lost, List<Duplicate> duplicates,
-            List<String> unchecked, Map<String, GroupHistory> groups) {
+            List<OutOfOrder> outOfOrder, List<String> unchecked, Map<String, GroupHistory> groups) {
         this.groups = groups;
+        this.outOfOrder = List.copyOf(outOfOrder);
         this.acknowledgedBatches = acknowledgedBatches;
         this.droppedBatches = droppedBatches;
         this.lost = List.copyOf(lost);
@@ -79,8 +104,10 @@ public final class History {
         List<Lost> lost = new ArrayList<>();
         List<Duplicate> duplicates = new ArrayList<>();
         List<String> unchecked = new ArrayList<>();
+        List<OutOfOrder> outOfOrder = new ArrayList<>();
         for (Map.Entry<TopicPartition, List<AckedBatch>> e : byPartition.entrySet()) {
             TopicPartition tp = e.getKey();
+            outOfOrder.addAll(outOfOrder(e.getValue()));
             Partition p = state.metadata().partition(tp);
             if (p == null) {
                 continue; // the topic was deleted: its records went with it on purpose
@@ -106,27 +133,74 @@ public final class History {
                 }
                 MutableRecordBatch found = byBase.get(b.baseOffset());
                 if (found == null || !same(found, b)) {
+                    List<TimedEvent> around = faultsAround(events, tp, b.timeMs());
                     lost.add(new Lost(tp.topic(), tp.partition(), b.baseOffset(), b.lastOffset(), b.producerId(), b.acks(),
-                            b.leader(), b.timeMs(), faultsAround(events, tp, b.timeMs())));
+                            b.leader(), b.timeMs(), lostAt(around, tp, b.timeMs()),
+                            around.stream().map(TimedEvent::toString).toList()));
                 }
             }
             byProducerSequence.forEach((key, offsets) -> {
                 if (offsets.size() > 1) {
                     String[] k = key.split("/");
-                    duplicates.add(new Duplicate(tp.topic(), tp.partition(), Long.parseLong(k[0]), Integer.parseInt(k[1]),
-                            Integer.parseInt(k[2]), offsets));
+                    long producerId = Long.parseLong(k[0]);
+                    int epoch = Integer.parseInt(k[1]);
+                    int sequence = Integer.parseInt(k[2]);
+                    long ackedAt = e.getValue().stream().filter(b -> b.producerId() == producerId
+                            && b.producerEpoch() == epoch && b.baseSequence() == sequence)
+                            .mapToLong(AckedBatch::timeMs).max().orElse(Long.MAX_VALUE);
+                    duplicates.add(new Duplicate(tp.topic(), tp.partition(), producerId, epoch, sequence, offsets, ackedAt));
                 }
             });
         }
         Map<String, GroupHistory> groups = new LinkedHashMap<>();
-        List<ConsumerHistory.Commit> commits = state.consumerHistory().commits();
-        List<ConsumerHistory.Delivery> deliveries = state.consumerHistory().deliveries();
-        for (TimedEvent t : events) {
-            if (t.event() instanceof MemberJoined j) {
-                groups.computeIfAbsent(j.groupId(), g -> GroupHistory.check(g, deliveries, commits, events));
+        ConsumerHistory consumers = state.consumerHistory();
+        Map<TopicPartition, TreeMap<Long, Long>> recordBatches = new HashMap<>();
+        BiPredicate<TopicPartition, Long> isRecord = (tp, offset) -> {
+            Map.Entry<Long, Long> batch = recordBatches.computeIfAbsent(tp, k -> recordBatches(state, k)).floorEntry(offset);
+            return batch != null && batch.getValue() >= offset;
+        };
+        for (ConsumerHistory.Commit c : consumers.commits()) {
+            groups.computeIfAbsent(c.groupId(), g -> GroupHistory.check(g, consumers, isRecord));
+        }
+        for (ConsumerHistory.Delivery d : consumers.deliveries()) {
+            d.members().forEach(m -> groups.computeIfAbsent(m.groupId(), g -> GroupHistory.check(g, consumers, isRecord)));
+        }
+        return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, outOfOrder, unchecked,
+                groups);
+    }
+
+    /**
+     * The rule for one partition's acknowledged batches: per producer id and epoch, in offset order, each batch's
+     * first sequence is one past the previous batch's last (wrapping after {@code Integer.MAX_VALUE} as the producer
+     * does). A batch acknowledged twice at the same offsets (a retry answered as a duplicate) counts once. The broker
+     * answers a sequence gap with OUT_OF_ORDER_SEQUENCE_NUMBER, so a finding means a broker acknowledged what it should
+     * have refused, or a lost batch was written again at a later offset.
+     */
+    static List<OutOfOrder> outOfOrder(List<AckedBatch> partitionBatches) {
+        Map<String, TreeMap<Long, AckedBatch>> byProducer = new LinkedHashMap<>();
+        for (AckedBatch b : partitionBatches) {
+            if (b.producerId() >= 0 && b.baseSequence() != RecordBatch.NO_SEQUENCE) {
+                byProducer.computeIfAbsent(b.producerId() + "/" + b.producerEpoch(), k -> new TreeMap<>())
+                        .putIfAbsent(b.baseOffset(), b);
             }
         }
-        return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, unchecked, groups);
+        List<OutOfOrder> out = new ArrayList<>();
+        for (TreeMap<Long, AckedBatch> batches : byProducer.values()) {
+            AckedBatch previous = null;
+            for (AckedBatch b : batches.values()) {
+                if (previous != null) {
+                    int lastSequence = DefaultRecordBatch.incrementSequence(previous.baseSequence(),
+                            (int) (previous.lastOffset() - previous.baseOffset()));
+                    int expected = DefaultRecordBatch.incrementSequence(lastSequence, 1);
+                    if (b.baseSequence() != expected) {
+                        out.add(new OutOfOrder(b.partition().topic(), b.partition().partition(), b.producerId(),
+                                b.producerEpoch(), b.baseOffset(), expected, b.baseSequence(), b.timeMs()));
+                    }
+                }
+                previous = b;
+            }
+        }
+        return out;
     }
 
     private static boolean same(MutableRecordBatch inLog, AckedBatch acked) {
@@ -142,21 +216,76 @@ public final class History {
                 || acked.producerId() < 0 && inLog.timestampType() == TimestampType.LOG_APPEND_TIME;
     }
 
+    /**
+     * The data batches of a partition's leader log, base offset to last offset (no transaction markers, nothing below
+     * the log start): the offsets a consumer is handed records at. Empty when the partition has no leader now.
+     */
+    private static TreeMap<Long, Long> recordBatches(ClusterState state, TopicPartition tp) {
+        TreeMap<Long, Long> batches = new TreeMap<>();
+        Partition p = state.metadata().partition(tp);
+        PartitionLog log = p == null || p.leader() < 0 ? null : p.log(p.leader());
+        if (log != null) {
+            log.forEachBatch(b -> {
+                if (!b.isControlBatch()) {
+                    batches.put(Math.max(b.baseOffset(), log.logStartOffset()), b.lastOffset());
+                }
+            });
+        }
+        return batches;
+    }
+
     /** The fault and leadership events of the partition's brokers from the acknowledgement on: where it was lost. */
-    private static List<String> faultsAround(List<TimedEvent> events, TopicPartition tp, long ackedAtMs) {
+    private static List<TimedEvent> faultsAround(List<TimedEvent> events, TopicPartition tp, long ackedAtMs) {
         String name = tp.topic() + "-" + tp.partition() + " ";
-        return events.stream()
-                .filter(e -> e.timeMs() >= ackedAtMs && FAULT_TYPES.contains(e.type()))
-                .filter(e -> e.details().startsWith(name) || e.type().startsWith("Broker") || e.type().startsWith("Isolation"))
-                .limit(8).map(TimedEvent::toString).toList();
+        List<TimedEvent> around = new ArrayList<>();
+        boolean stopped = false;
+        for (TimedEvent e : events) {
+            if (e.timeMs() < ackedAtMs || !FAULT_TYPES.contains(e.type())
+                    || !(e.details().startsWith(name) || e.type().startsWith("Broker") || e.type().startsWith("Isolation"))) {
+                continue;
+            }
+            // A start or heal is news only after a stop: those of the cluster's own start share a manual clock's time.
+            boolean recovery = e.type().equals("BrokerStarted") || e.type().equals("IsolationHealed");
+            stopped |= !recovery;
+            if (stopped && around.size() < 8) {
+                around.add(e);
+            }
+        }
+        return around;
+    }
+
+    /** When the partition's leadership moved after the acknowledgement (the loss), else its first fault after it. */
+    private static long lostAt(List<TimedEvent> around, TopicPartition tp, long ackedAtMs) {
+        String name = tp.topic() + "-" + tp.partition() + " ";
+        return around.stream().filter(e -> e.details().startsWith(name) && LEADERSHIP_TYPES.contains(e.type()))
+                .findFirst().or(() -> around.stream().findFirst()).map(TimedEvent::timeMs).orElse(ackedAtMs);
+    }
+
+    /** The check's findings as marks for the HTML timeline: each on its partition's lane, where it happened. */
+    List<Finding> findings() {
+        List<Finding> findings = new ArrayList<>();
+        for (Lost l : lost) {
+            String name = l.topic() + "-" + l.partition() + " ";
+            String at = l.nearbyEvents().stream().filter(e -> e.contains("  " + name)
+                    && LEADERSHIP_TYPES.stream().anyMatch(t -> e.contains("  " + t + "  "))).findFirst().orElse(null);
+            findings.add(new Finding("lost", l.topic() + "-" + l.partition(), l.lostAtMs(), at, "offsets "
+                    + l.baseOffset() + ".." + l.lastOffset() + " acknowledged (acks=" + l.acks() + ") by broker "
+                    + l.acknowledgedBy() + " at " + java.time.Instant.ofEpochMilli(l.acknowledgedAtMs())
+                    + (at == null ? "" : ", lost at " + at)));
+        }
+        duplicates.forEach(d -> findings.add(new Finding("duplicate", d.topic() + "-" + d.partition(), d.acknowledgedAtMs(),
+                null, d.toString())));
+        outOfOrder.forEach(o -> findings.add(new Finding("out-of-order", o.topic() + "-" + o.partition(),
+                o.acknowledgedAtMs(), null, o.toString())));
+        return findings;
     }
 
     /**
-     * The consumer side for {@code groupId}: records delivered to it twice, offsets committed before delivery. A group
-     * none of whose members joined (as far as the timeline remembers) has nothing to report.
+     * The consumer side for {@code groupId}: records delivered to it twice, records skipped (see {@link GroupHistory}).
+     * A group that neither committed nor fetched has nothing to report.
      */
     public GroupHistory group(String groupId) {
-        return groups.getOrDefault(groupId, GroupHistory.check(groupId, List.of(), List.of(), List.of()));
+        return groups.getOrDefault(groupId, GroupHistory.empty(groupId));
     }
 
     /** Acknowledged records no longer in their partition's log. */
@@ -174,6 +303,11 @@ public final class History {
         return duplicates;
     }
 
+    /** Acknowledged batches whose producer sequences do not follow on from the batch before (see {@link OutOfOrder}). */
+    public List<OutOfOrder> outOfOrder() {
+        return outOfOrder;
+    }
+
     /** Partitions that could not be checked (no leader now), with the reason. */
     public List<String> unchecked() {
         return unchecked;
@@ -189,9 +323,11 @@ public final class History {
     public String toString() {
         StringBuilder out = new StringBuilder("history: " + acknowledgedBatches + " acknowledged batches checked"
                 + (droppedBatches > 0 ? " (" + droppedBatches + " older ones dropped)" : "") + ", "
-                + lostRecords() + " acknowledged records lost, " + duplicates.size() + " duplicated batches");
+                + lostRecords() + " acknowledged records lost, " + duplicates.size() + " duplicated batches, "
+                + outOfOrder.size() + " batches out of sequence");
         lost.forEach(l -> out.append("\n  lost ").append(l));
         duplicates.forEach(d -> out.append("\n  duplicate ").append(d));
+        outOfOrder.forEach(o -> out.append("\n  out of order ").append(o));
         unchecked.forEach(u -> out.append("\n  unchecked ").append(u));
         groups.values().forEach(g -> out.append("\n").append(g));
         return out.toString();

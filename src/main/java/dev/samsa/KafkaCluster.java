@@ -37,6 +37,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,6 +116,14 @@ public final class KafkaCluster implements AutoCloseable {
             });
             created = domain.state();
             this.state = created;
+            ClusterState checked = created;
+            timeline.findingsFrom(() -> {
+                try {
+                    return loop.call(() -> History.check(checked).findings());
+                } catch (IllegalStateException closed) {
+                    return List.of(); // the cluster has closed: the page shows the events without the history check
+                }
+            });
             this.groupCoordinator = domain.groups();
             this.transactionCoordinator = domain.transactions();
             Map<String, String> clusterDefaults = new HashMap<>();
@@ -476,11 +485,27 @@ public final class KafkaCluster implements AutoCloseable {
 
     /**
      * What the brokers acknowledged to producers, checked now against the logs: lost acknowledged records (with the
-     * fault events around them) and batches one idempotent producer wrote twice. Empty when the builder switched the
-     * history off ({@link Builder#history(boolean)}).
+     * fault events around them), batches one idempotent producer wrote twice, acknowledged sequences out of order;
+     * and per consumer group, records delivered twice and records skipped. Empty when the builder switched the history
+     * off ({@link Builder#history(boolean)}).
      */
     public History history() {
         return loop.call(() -> History.check(state));
+    }
+
+    /**
+     * Tells the history that a member of {@code groupId} finished processing the record at {@code offset} of
+     * {@code topic}-{@code partition}; call it from the processing code once a record is done. The broker sees what it
+     * sent, not what the application did with it: a group that reports its processing is judged by it, so a record
+     * whose offset the group committed while no member processed it (auto-commit, then the processing thread failed)
+     * is reported skipped by {@code history().group(groupId)}. Safe from any thread.
+     */
+    public void recordProcessed(String groupId, String topic, int partition, long offset) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        loop.call(() -> {
+            state.consumerHistory().processed(groupId, tp, offset);
+            return null;
+        });
     }
 
     /** The cluster's state, for the public tools of this package that run on its loop (a fault schedule). */

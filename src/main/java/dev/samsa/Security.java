@@ -171,7 +171,7 @@ public final class Security {
 
     /**
      * OAUTHBEARER accepts only JWTs signed with {@code key}'s private key (RS256 for an RSA key, ES256 for an EC one),
-     * with {@code sub}, {@code iat} and {@code exp}, within 30 s of clock skew, as Kafka's
+     * with {@code sub}, {@code iat} and {@code exp} ({@code exp} and {@code nbf} within 30 s of clock skew), as Kafka's
      * OAuthBearerValidatorCallbackHandler checks them; without it, Kafka's unsecured tokens (alg none) are accepted.
      * Client configs then carry no token: the test's own sasl.login.callback.handler.class supplies one.
      *
@@ -187,8 +187,8 @@ public final class Security {
     }
 
     /**
-     * OAUTHBEARER tokens must carry each of these scopes (unsecuredValidatorRequiredScope); a token without one is
-     * refused with {@code insufficient_scope}.
+     * OAUTHBEARER tokens must carry each of these scopes (Kafka's unsecuredValidatorRequiredScope; Samsa applies it to
+     * signed tokens too); a token without one is refused with {@code insufficient_scope}.
      */
     public Security oauthBearerRequiredScope(String... scope) {
         return withOptions(new Options(options.oauthKey(), List.of(scope), options.clientStores(),

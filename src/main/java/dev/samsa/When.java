@@ -5,6 +5,7 @@ import dev.samsa.event.GroupStateChanged;
 import dev.samsa.event.HighWatermark;
 import dev.samsa.event.IsrShrunk;
 import dev.samsa.event.LeaderChanged;
+import dev.samsa.event.RecordsAcknowledged;
 import java.util.function.Predicate;
 
 /**
@@ -39,5 +40,15 @@ public final class When {
     public static Predicate<ClusterEvent> highWatermarkReached(String topic, int partition, long offset) {
         return e -> e instanceof HighWatermark hw && hw.topic().equals(topic) && hw.partition() == partition
                 && hw.highWatermark() >= offset;
+    }
+
+    /**
+     * Leaders of {@code topic}-{@code partition} acknowledged {@code records} records to producers, or more, counted
+     * from the cluster's start (acks=1 when appended, acks=all once replicated; a failed produce does not count). The
+     * action runs before the leader takes its next request.
+     */
+    public static Predicate<ClusterEvent> acknowledged(String topic, int partition, long records) {
+        return e -> e instanceof RecordsAcknowledged a && a.topic().equals(topic) && a.partition() == partition
+                && a.acknowledgedRecords() >= records;
     }
 }

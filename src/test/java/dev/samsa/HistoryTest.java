@@ -5,18 +5,40 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.samsa.junit.SamsaAssertions;
+import dev.samsa.cluster.ProduceHistory.AckedBatch;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.InitProducerIdRequestData;
+import org.apache.kafka.common.message.InitProducerIdResponseData;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.requests.InitProducerIdRequest;
+import org.apache.kafka.common.requests.InitProducerIdResponse;
+import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.ProduceResponse;
 import org.junit.jupiter.api.Test;
 
-/** The history checker against what a consumer reads: what it calls lost is missing, the rest is there. */
+/**
+ * The history checker against what clients see: what it calls lost a consumer does not read, the rest it does; what
+ * it calls delivered twice or skipped is what a consumer of the group got twice or never.
+ */
 class HistoryTest {
 
     @Test
@@ -104,10 +126,35 @@ class HistoryTest {
                 assertThat(d.firstOffset()).isZero();
                 assertThat(d.lastOffset()).isEqualTo(9);
                 assertThat(d.clients()).containsExactly("a", "b");
+                // Each was the group's only member, in the generation its own join started (a's leave made one between).
+                assertThat(d.receivers()).extracting(r -> r.generation()).containsExactly(1, 3);
+                assertThat(d.receivers().get(0).memberId()).startsWith("a-").isNotEqualTo(d.receivers().get(1).memberId());
             });
             assertThat(group.skipped()).isEmpty();
+            GroupHistory.DeliveredTwice twice = group.deliveredTwice().get(0);
             assertThatThrownBy(() -> SamsaAssertions.assertThat(cluster).history().group("billing").hasNoRecordDeliveredTwice())
-                    .hasMessageContaining("orders-0 offsets 0..9 sent to [a, b]");
+                    .hasMessageContaining("orders-0 offsets 0..9 sent to [" + twice.receivers().get(0).memberId()
+                            + " (generation 1, client a), " + twice.receivers().get(1).memberId() + " (generation 3, client b)]");
+        }
+    }
+
+    /** With the consumer protocol (KIP-848) a receiver's generation is its member epoch from ConsumerGroupHeartbeat. */
+    @Test
+    void withTheConsumerProtocolTheReceiversOfARedeliveryAreNamedWithTheirMemberEpochs() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().seed(167).topic("orders", 1, 1).start()) {
+            produce(cluster, 10);
+            Map<String, Object> protocol = Map.of("group.protocol", "consumer");
+            List<String> first = pollAll(cluster, "billing", "a", 10, protocol);
+            List<String> second = pollAll(cluster, "billing", "b", 10, protocol);
+            assertThat(second).isEqualTo(first);
+
+            GroupHistory group = cluster.history().group("billing");
+            assertThat(group.deliveredTwice()).as("%s", group).singleElement().satisfies(d -> {
+                assertThat(d.clients()).containsExactly("a", "b");
+                assertThat(d.receivers()).allSatisfy(r -> assertThat(r.generation()).isPositive());
+                assertThat(d.receivers().get(1).generation()).isGreaterThan(d.receivers().get(0).generation());
+                assertThat(d.receivers().get(0).memberId()).isNotEqualTo(d.receivers().get(1).memberId());
+            });
         }
     }
 
@@ -133,6 +180,109 @@ class HistoryTest {
         }
     }
 
+    /**
+     * The seeds' auto-commit window: the poll loop hands records to another thread and goes on polling, auto-commit
+     * commits the position, and the processing of some records fails. The broker saw them delivered; only the
+     * processing reports ({@code recordProcessed}) tell that they were skipped, and a fresh consumer of the group
+     * indeed never sees them.
+     */
+    @Test
+    void autoCommittedRecordsWhoseProcessingFailedAreReportedSkippedAndNeverSeenAgain() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().seed(165).topic("orders", 1, 1).start()) {
+            produce(cluster, 20);
+            Set<Long> failing = Set.of(4L, 5L, 13L);
+            Map<String, Object> config = cluster.consumerConfig("billing");
+            config.put("client.id", "a");
+            config.put("enable.auto.commit", "true");
+            config.put("auto.commit.interval.ms", "50");
+            config.put("auto.offset.reset", "earliest");
+            ExecutorService processing = Executors.newSingleThreadExecutor();
+            AtomicInteger handled = new AtomicInteger();
+            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+                consumer.subscribe(List.of("orders"));
+                TopicPartition tp = new TopicPartition("orders", 0);
+                await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(20))) {
+                        processing.execute(() -> {
+                            handled.incrementAndGet();
+                            if (!failing.contains(r.offset())) { // the others throw in real life; here they just end
+                                cluster.recordProcessed("billing", r.topic(), r.partition(), r.offset());
+                            }
+                        });
+                    }
+                    Long committed = cluster.group("billing").committed().get(new GroupPartition("orders", 0));
+                    return handled.get() == 20 && committed != null && committed == 20;
+                });
+            } finally {
+                processing.shutdown();
+            }
+
+            GroupHistory group = cluster.history().group("billing");
+            assertThat(group.skipped()).as("%s", group)
+                    .extracting(s -> s.firstOffset() + ".." + s.lastOffset()).containsExactly("4..5", "13..13");
+            assertThat(group.skipped()).allSatisfy(s -> assertThat(s.toString()).contains("no member processed them"));
+            assertThat(group.deliveredTwice()).isEmpty();
+            assertThatThrownBy(() -> SamsaAssertions.assertThat(cluster).history().group("billing").hasNoSkippedRecords())
+                    .hasMessageContaining("orders-0 offsets 4..5");
+            // A fresh member of the group starts at the committed offset: the failed records are gone for good.
+            assertThat(pollAllOrNothing(cluster, "billing", "fresh")).isEmpty();
+        }
+    }
+
+    /** The check itself, on a hand-built history: Samsa's brokers refuse a sequence gap, so none gets acknowledged. */
+    @Test
+    void acknowledgedBatchesOfOneProducerWhoseSequencesSkipOrGoBackAreOutOfOrder() {
+        TopicPartition tp = new TopicPartition("orders", 0);
+        List<AckedBatch> acked = List.of(
+                batch(tp, 0, 2, 7, 0, 0), batch(tp, 3, 3, 7, 0, 3), // 0..2 then 3: in order
+                batch(tp, 3, 3, 7, 0, 3), // the same batch answered twice (a retried duplicate): once
+                batch(tp, 4, 5, 7, 0, 6), // a gap: 4 and 5 never came
+                batch(tp, 6, 6, 7, 0, 2), // back to 2
+                batch(tp, 7, 7, 7, 1, 0), // a new epoch starts at 0
+                batch(tp, 8, 8, 9, 0, Integer.MAX_VALUE), batch(tp, 9, 9, 9, 0, 0)); // the sequence wraps
+        assertThat(History.outOfOrder(acked)).extracting(o -> o.baseOffset() + ": " + o.expectedSequence() + "->" + o.baseSequence())
+                .containsExactly("4: 4->6", "6: 8->2");
+    }
+
+    @Test
+    void aProduceWithASequenceGapIsRefusedSoNothingAcknowledgedIsOutOfOrder() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().seed(166).topic("orders", 1, 1).start();
+             RawConnection connection = RawConnection.connect(cluster.broker(1))) {
+            InitProducerIdResponse init = connection.send(new InitProducerIdRequest.Builder(new InitProducerIdRequestData()
+                    .setTransactionalId(null).setTransactionTimeoutMs(Integer.MAX_VALUE).setProducerId(-1)
+                    .setProducerEpoch((short) -1)).build(connection.latestVersion(ApiKeys.INIT_PRODUCER_ID)));
+            InitProducerIdResponseData producer = init.data();
+            assertThat(rawProduce(connection, producer, 0, "a", "b")).isEqualTo(Errors.NONE.code());
+            assertThat(rawProduce(connection, producer, 5, "after a gap")).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
+            assertThat(rawProduce(connection, producer, 2, "c")).isEqualTo(Errors.NONE.code());
+
+            History history = cluster.history();
+            assertThat(history.acknowledgedBatches()).isEqualTo(2);
+            assertThat(history.outOfOrder()).as("%s", history).isEmpty();
+            SamsaAssertions.assertThat(cluster).history().hasNoOutOfOrderSequences();
+        }
+    }
+
+    private static short rawProduce(RawConnection connection, InitProducerIdResponseData producer, int sequence,
+            String... values) throws Exception {
+        SimpleRecord[] records = new SimpleRecord[values.length];
+        for (int i = 0; i < values.length; i++) {
+            records[i] = new SimpleRecord(values[i].getBytes(StandardCharsets.UTF_8));
+        }
+        ProduceRequestData.TopicProduceData topic = new ProduceRequestData.TopicProduceData().setName("orders");
+        topic.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(
+                MemoryRecords.withIdempotentRecords(Compression.NONE, producer.producerId(), producer.producerEpoch(),
+                        sequence, records)));
+        ProduceRequestData data = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(10_000);
+        data.topicData().add(topic);
+        ProduceResponse response = connection.send(ProduceRequest.builder(data).build((short) 11));
+        return response.data().responses().iterator().next().partitionResponses().get(0).errorCode();
+    }
+
+    private static AckedBatch batch(TopicPartition tp, long base, long last, long producerId, int epoch, int sequence) {
+        return new AckedBatch(tp, base, last, producerId, (short) epoch, sequence, 0, (short) -1, 1, 0);
+    }
+
     private static void produce(KafkaCluster cluster, int count) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(cluster.producerConfig())) {
             for (int n = 0; n < count; n++) {
@@ -142,7 +292,13 @@ class HistoryTest {
     }
 
     private static List<String> pollAll(KafkaCluster cluster, String group, String clientId, int count) {
+        return pollAll(cluster, group, clientId, count, Map.of());
+    }
+
+    private static List<String> pollAll(KafkaCluster cluster, String group, String clientId, int count,
+            Map<String, Object> extra) {
         Map<String, Object> config = cluster.consumerConfig(group);
+        config.putAll(extra);
         config.put("client.id", clientId);
         config.put("enable.auto.commit", "false");
         config.put("auto.offset.reset", "earliest");
@@ -153,6 +309,24 @@ class HistoryTest {
                 consumer.poll(Duration.ofMillis(20)).forEach(r -> values.add(r.value()));
                 return values.size() >= count;
             });
+        }
+        return values;
+    }
+
+    /** What a new member of {@code group} gets from the committed offsets on, within a few polls. */
+    private static List<String> pollAllOrNothing(KafkaCluster cluster, String group, String clientId) {
+        Map<String, Object> config = cluster.consumerConfig(group);
+        config.put("client.id", clientId);
+        config.put("enable.auto.commit", "false");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+            consumer.subscribe(List.of("orders"));
+            TopicPartition tp = new TopicPartition("orders", 0);
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                consumer.poll(Duration.ofMillis(20)).forEach(r -> values.add(r.value()));
+                return consumer.assignment().contains(tp) && consumer.position(tp) >= 20;
+            });
+            consumer.poll(Duration.ofMillis(100)).forEach(r -> values.add(r.value()));
         }
         return values;
     }

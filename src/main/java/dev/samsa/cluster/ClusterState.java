@@ -31,7 +31,7 @@ public final class ClusterState {
     private final LeaderBalancer leaderBalancer;
     private final LogRetention logRetention;
     private final LogCleaner logCleaner;
-    private final ProduceHistory produceHistory = new ProduceHistory(ProduceHistory.DEFAULT_CAPACITY);
+    private final ProduceHistory produceHistory;
     private final ConsumerHistory consumerHistory = new ConsumerHistory(ProduceHistory.DEFAULT_CAPACITY);
 
     public ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
@@ -42,6 +42,7 @@ public final class ClusterState {
         this.purgatory = purgatory;
         this.producerIds = producerIds;
         this.timeline = timeline;
+        this.produceHistory = new ProduceHistory(ProduceHistory.DEFAULT_CAPACITY, timeline);
         this.random = random;
         this.requestCounts = requestCounts;
         this.faults = faults;

@@ -1,7 +1,11 @@
 package dev.samsa.cluster;
 
+import dev.samsa.event.RecordsAcknowledged;
+import dev.samsa.event.Timeline;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.RecordBatch;
@@ -9,7 +13,8 @@ import org.apache.kafka.common.record.RecordBatch;
 /**
  * Every batch a leader acknowledged to a producer (acks=1 once appended, acks=all once the high watermark passed it),
  * kept so that a test can check them against the logs as they end up. Bounded: past its capacity it drops the oldest
- * half and counts them. Loop-owned, like the rest of the cluster state.
+ * half and counts them. Each acknowledgement also fires the triggers waiting for a partition's acknowledged count
+ * ({@link RecordsAcknowledged}). Loop-owned, like the rest of the cluster state.
  */
 public final class ProduceHistory {
 
@@ -25,12 +30,16 @@ public final class ProduceHistory {
     }
 
     private final int capacity;
+    private final Timeline timeline;
     private boolean enabled = true;
     private List<AckedBatch> acked = new ArrayList<>();
     private long dropped;
+    /** Records acknowledged per partition, counted even with the history off: triggers wait for counts. */
+    private final Map<TopicPartition, Long> acknowledgedRecords = new HashMap<>();
 
-    public ProduceHistory(int capacity) {
+    public ProduceHistory(int capacity, Timeline timeline) {
         this.capacity = capacity;
+        this.timeline = timeline;
     }
 
     public void enabled(boolean enabled) {
@@ -47,9 +56,6 @@ public final class ProduceHistory {
      */
     public List<AckedBatch> appended(TopicPartition tp, MemoryRecords records, long firstOffset, short acks, int leader,
             long nowMs) {
-        if (!enabled) {
-            return List.of();
-        }
         List<AckedBatch> batches = new ArrayList<>();
         long offset = firstOffset;
         for (RecordBatch b : records.batches()) {
@@ -61,9 +67,20 @@ public final class ProduceHistory {
         return batches;
     }
 
-    /** The producer got its acknowledgement for {@code batches}. */
+    /**
+     * The leader answered success for {@code batches} (all of one partition): records them, counts them and fires the
+     * triggers waiting for the partition's count. A crash right after the answer can keep it from the producer (as a
+     * real broker's crash resets its connections): the history still counts what the broker answered.
+     */
     public void acknowledged(List<AckedBatch> batches) {
-        if (!enabled || batches.isEmpty()) {
+        if (batches.isEmpty()) {
+            return;
+        }
+        TopicPartition tp = batches.get(0).partition();
+        long count = acknowledgedRecords.merge(tp,
+                batches.stream().mapToLong(b -> b.lastOffset() - b.baseOffset() + 1).sum(), Long::sum);
+        timeline.signal(new RecordsAcknowledged(tp.topic(), tp.partition(), count));
+        if (!enabled) {
             return;
         }
         if (acked.size() + batches.size() > capacity) {

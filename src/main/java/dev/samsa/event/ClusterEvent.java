@@ -14,7 +14,7 @@ public sealed interface ClusterEvent permits
         AuthenticationFailed, AuthorizationDenied,
         // replication
         LeaderChanged, IsrExpanded, IsrShrunk, HighWatermark, StaleLeaderAppend, Truncated, RetentionDeleted, Compacted,
-        RecordsDeleted, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,
+        RecordsDeleted, RecordsAcknowledged, ReassignmentStarted, ReassignmentCompleted, ReassignmentCancelled, ReassignmentAbandoned,
         // faults
         FailuresScheduled, FaultInjected, ReplicationPaused, ReplicationResumed, BrokerLatency, BrokerIsolated,
         IsolationHealed, ClientConnectionsDropped, SaslSessionsExpired, CertificateRotated, RequestsIntercepted, InterceptionRemoved, TxnMarkersHeld,

@@ -3,6 +3,7 @@ package dev.samsa.handler;
 import dev.samsa.group.modern.Assignment;
 import dev.samsa.group.modern.consumer.HeartbeatRequest;
 import dev.samsa.group.modern.consumer.HeartbeatResult;
+import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +49,8 @@ final class ConsumerGroupHeartbeatHandler implements ApiHandler {
                     request.clientId(), request.clientAddress());
             broker.groups().consumerGroupHeartbeat(broker.brokerId(), req, (result, error) -> {
                 if (error == Errors.NONE) {
+                    broker.cluster().consumerHistory().member(new ConsumerHistory.Member(data.groupId(),
+                            result.memberId(), result.memberEpoch(), request.clientId()));
                     request.respond(response(result));
                 } else {
                     request.respond(new ConsumerGroupHeartbeatResponseData().setErrorCode(error.code()));

@@ -1,6 +1,5 @@
 package dev.samsa.handler;
 
-import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.cluster.DelayedOperation;
 import dev.samsa.cluster.LogReadResult;
 import dev.samsa.cluster.PartitionFetchInfo;
@@ -117,8 +116,8 @@ final class FetchHandler implements ApiHandler {
                 long last = ((org.apache.kafka.common.record.Records) d.records()).lastBatch().orElseThrow().lastOffset();
                 long from = context.toRead.get(tp).fetchOffset;
                 if (last >= from) {
-                    broker.cluster().consumerHistory().delivered(new ConsumerHistory.Delivery(request.clientId(),
-                            tp.topicPartition(), from, last, broker.cluster().nowMs()));
+                    broker.cluster().consumerHistory().delivered(request.clientId(), tp.topicPartition(), from, last,
+                            broker.cluster().nowMs());
                 }
             });
         }

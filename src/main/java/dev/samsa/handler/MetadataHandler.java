@@ -24,7 +24,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * Metadata v0-13: live brokers, cluster id, controller, and the requested topics (all when the list is null; by id
  * from v12). An unknown topic is created when the request allows it (v4+, always before) and
  * auto.create.topics.enable is on, with num.partitions and default.replication.factor. From v8, authorized operations
- * when asked, as Kafka: of each topic described (not of refused or unknown ones), and of the cluster up to v10.
+ * when asked, as Kafka: of each topic that passed authorization (not of refused ones or unknown ids), and of the
+ * cluster up to v10.
  */
 final class MetadataHandler implements ApiHandler {
 
@@ -68,7 +69,9 @@ final class MetadataHandler implements ApiHandler {
             response.setClusterAuthorizedOperations(DescribeClusterHandler.clusterAuthorizedOperations(request, broker));
         }
         if (data.includeTopicAuthorizedOperations()) {
-            response.topics().stream().filter(t -> t.errorCode() == Errors.NONE.code()).forEach(t -> t.setTopicAuthorizedOperations(
+            // Kafka fills every topic that passed authorization, errors such as UNKNOWN_TOPIC_OR_PARTITION included.
+            response.topics().stream().filter(t -> t.errorCode() != Errors.TOPIC_AUTHORIZATION_FAILED.code()
+                    && t.errorCode() != Errors.UNKNOWN_TOPIC_ID.code()).forEach(t -> t.setTopicAuthorizedOperations(
                     broker.authorizedOperations(request, ResourceType.TOPIC, t.name())));
         }
     }

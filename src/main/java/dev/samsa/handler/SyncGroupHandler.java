@@ -1,6 +1,7 @@
 package dev.samsa.handler;
 
 import dev.samsa.group.classic.SyncResult;
+import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.wire.KafkaRequest;
 import java.util.HashMap;
 import java.util.Map;
@@ -32,7 +33,13 @@ final class SyncGroupHandler implements ApiHandler {
         try {
             broker.groups().syncGroup(broker.brokerId(), data.groupId(), data.memberId(), data.groupInstanceId(), data.generationId(),
                     request.version() >= 5 ? data.protocolType() : null, request.version() >= 5 ? data.protocolName() : null,
-                    assignments, request.clientAddress(), result -> respond(request, result));
+                    assignments, request.clientAddress(), result -> {
+                        if (result.error() == Errors.NONE) {
+                            broker.cluster().consumerHistory().member(new ConsumerHistory.Member(data.groupId(),
+                                    data.memberId(), data.generationId(), request.clientId()));
+                        }
+                        respond(request, result);
+                    });
         } catch (ApiException e) {
             respond(request, SyncResult.error(Errors.forException(e)));
         }

@@ -31,9 +31,11 @@ import org.slf4j.LoggerFactory;
  *       {@code exp} required and not passed, {@code iat} not in the future, no clock skew; a required scope);</li>
  *   <li>a key: Kafka's {@code OAuthBearerValidatorCallbackHandler} with a fixed verification key (alg RS256 for an
  *       RSA key, ES256 for an EC one, checked with the JDK's {@link Signature}; {@code none} refused; {@code exp},
- *       {@code iat} and {@code sub} required; 30 s of clock skew, sasl.oauthbearer.clock.skew.seconds' default).</li>
+ *       {@code iat} and {@code sub} required; {@code exp} and {@code nbf} checked with 30 s of clock skew,
+ *       sasl.oauthbearer.clock.skew.seconds' default).</li>
  * </ul>
- * A refused token gets Kafka's answer: an {@code invalid_token} (or {@code insufficient_scope}) error the SASL server
+ * A required scope applies in both modes (Kafka's signed validator has no such option). A refused token gets Kafka's
+ * answer: an {@code invalid_token} (or {@code insufficient_scope}) error the SASL server
  * sends as its JSON challenge; why it was refused is logged, never sent. Kafka does that with jose4j and Jackson, which
  * Samsa does not ship, so this class checks what they check with the JDK.
  *
@@ -119,10 +121,17 @@ public final class OAuthBearerValidator implements AuthenticateCallbackHandler {
             throw new Refused("Required claim missing or not a string: sub");
         }
         Double exp = seconds(jwt, "exp", true);
-        Double iat = seconds(jwt, "iat", settings.key() != null);
-        if (iat != null && 1000 * iat > now + skewMs) {
+        boolean signed = settings.key() != null;
+        Double iat = seconds(jwt, "iat", signed);
+        Double nbf = signed ? seconds(jwt, "nbf", false) : null;
+        // Kafka's signed validator (jose4j) requires iat but compares only nbf with the time; the unsecured one iat.
+        if (!signed && iat != null && 1000 * iat > now + skewMs) {
             throw new Refused(String.format("The Issued At value (%f seconds) was after the indicated time (%d ms) "
                     + "plus allowable clock skew (%d ms)", iat, now, skewMs));
+        }
+        if (nbf != null && now + skewMs < 1000 * nbf) {
+            throw new Refused(String.format("The token is not valid before %f seconds; now is %d ms, allowable clock "
+                    + "skew %d ms", nbf, now, skewMs));
         }
         if (now - skewMs >= 1000 * exp) {
             throw new Refused(String.format("The indicated time (%d ms) minus allowable clock skew (%d ms) was on or "

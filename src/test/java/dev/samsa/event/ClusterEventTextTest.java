@@ -70,6 +70,7 @@ class ClusterEventTextTest {
         lines.put(new ClientConnectionsDropped(1), "FaultApplied  dropped client connections of broker=1");
         lines.put(new SaslSessionsExpired(2), "FaultApplied  expired SASL sessions of broker=2");
         lines.put(new CertificateRotated(3), "FaultApplied  rotated the certificate of broker=3");
+        lines.put(new RecordsAcknowledged("orders", 0, 3), "RecordsAcknowledged  orders-0 acknowledged=3");
         lines.put(new AuthenticationFailed(1, "SASL_SSL", "PLAIN", "User:alice", "Authentication failed: Invalid username or password"),
                 "AuthenticationFailed  broker=1 listener=SASL_SSL mechanism=PLAIN principal=User:alice message=Authentication failed: Invalid username or password");
         lines.put(new AuthorizationDenied(2, "User:alice", "READ", "GROUP", "billing", "JOIN_GROUP"),

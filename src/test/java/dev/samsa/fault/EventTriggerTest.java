@@ -10,6 +10,7 @@ import dev.samsa.event.BrokerStopped;
 import dev.samsa.event.ClusterEvent;
 import dev.samsa.event.GenerationStarted;
 import dev.samsa.event.GroupStateChanged;
+import dev.samsa.event.RecordsAcknowledged;
 import dev.samsa.event.TimedEvent;
 import dev.samsa.event.Trigger;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -126,6 +128,42 @@ class EventTriggerTest {
             List<String> inLog = readAll(cluster, "orders");
             assertThat(inLog).as("every acknowledged record the followers had, and nothing else; timeline:\n%s",
                     cluster.events()).containsExactlyElementsOf(acknowledged.headMap(replicatedEnd).values());
+        }
+    }
+
+    /**
+     * {@code When.acknowledged}: the leader crashes once it has acknowledged 25 records, with a producer that keeps
+     * five requests in flight; the crash comes before the leader appends anything more, so its log ends exactly where
+     * the acknowledged count that fired the trigger says.
+     */
+    @Test
+    void aLeaderCrashedOnceItAcknowledgedACountOfRecordsHasAppendedNothingBeyondThem() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(153).topic("orders", 1, 3).start()) {
+            int leader = cluster.partition("orders", 0).leader();
+            AtomicLong countThatFired = new AtomicLong();
+            AtomicLong logEndAtCrash = new AtomicLong();
+            Trigger crash = cluster.events().on(When.acknowledged("orders", 0, 25).and(e -> {
+                countThatFired.set(((RecordsAcknowledged) e).acknowledgedRecords());
+                return true;
+            }), () -> {
+                logEndAtCrash.set(cluster.partition("orders", 0).logEndOffset(leader));
+                cluster.broker(leader).crash();
+            });
+            Map<String, Object> config = cluster.producerConfig();
+            config.put("acks", "1");
+            config.put("enable.idempotence", "false");
+            config.put("max.in.flight.requests.per.connection", "5");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+                for (int n = 0; n < 60; n++) {
+                    producer.send(new ProducerRecord<>("orders", 0, "k", "r" + n));
+                }
+                producer.flush();
+            }
+            assertThat(crash.fired()).isEqualTo(1);
+            assertThat(countThatFired.get()).isGreaterThanOrEqualTo(25);
+            assertThat(logEndAtCrash.get()).as("records appended between the acknowledgement and the crash; timeline:\n%s",
+                    cluster.events()).isEqualTo(countThatFired.get());
+            assertThat(cluster.events().events(BrokerStopped.class)).containsExactly(new BrokerStopped(leader, "CRASH"));
         }
     }
 

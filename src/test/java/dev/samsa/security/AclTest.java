@@ -195,6 +195,24 @@ class AclTest {
     }
 
     @Test
+    void deleteAclsReportsABindingUnderEveryFilterThatMatchesIt() throws Exception {
+        AclBinding doraReads = allow("dora", ResourceType.TOPIC, "dora-ledger", PatternType.LITERAL, AclOperation.READ);
+        AclBindingFilter byPrincipal = new AclBindingFilter(ResourcePatternFilter.ANY,
+                new AccessControlEntryFilter("User:dora", null, AclOperation.ANY, AclPermissionType.ANY));
+        AclBindingFilter byTopic = new AclBindingFilter(
+                new ResourcePatternFilter(ResourceType.TOPIC, "dora-ledger", PatternType.LITERAL), AccessControlEntryFilter.ANY);
+        try (Admin admin = Admin.create(cluster.adminConfig("admin"))) {
+            admin.createAcls(List.of(doraReads)).all().get(10, TimeUnit.SECONDS);
+            var results = admin.deleteAcls(List.of(byPrincipal, byTopic)).values();
+            for (AclBindingFilter filter : List.of(byPrincipal, byTopic)) {
+                assertThat(results.get(filter).get(10, TimeUnit.SECONDS).values())
+                        .extracting(r -> r.binding()).containsExactly(doraReads);
+            }
+            assertThat(admin.describeAcls(byPrincipal).values().get(10, TimeUnit.SECONDS)).isEmpty();
+        }
+    }
+
+    @Test
     void aclsCreatedByAnAdminSurviveARestartOnTheSameDirectory(@TempDir Path dir) throws Exception {
         Security security = Security.listeners(Protocol.SASL_PLAINTEXT).user("admin", "admin-secret").superUsers("admin");
         AclBinding carolReads = allow("carol", ResourceType.GROUP, "reports", PatternType.LITERAL, AclOperation.READ);

@@ -117,10 +117,14 @@ class OAuthBearerTest {
                         .hasCauseInstanceOf(SaslAuthenticationException.class)
                         .hasMessageContaining("{\"status\":\"invalid_token\"}");
             }
-            // 30 s of clock skew, as Kafka's sasl.oauthbearer.clock.skew.seconds default: issued 20 s "in the future"
+            // 30 s of clock skew, as Kafka's sasl.oauthbearer.clock.skew.seconds default: valid from 20 s "in the future"
             long now = System.currentTimeMillis() / 1000;
-            describeCluster(withToken(cluster, Tokens.signed("{\"sub\":\"alice\",\"iat\":" + (now + 20) + ",\"exp\":"
-                    + (now + 600) + "}", issuer.getPrivate())));
+            describeCluster(withToken(cluster, Tokens.signed("{\"sub\":\"alice\",\"iat\":" + now + ",\"nbf\":" + (now + 20)
+                    + ",\"exp\":" + (now + 600) + "}", issuer.getPrivate())));
+            String notYet = Tokens.signed("{\"sub\":\"alice\",\"iat\":" + now + ",\"nbf\":" + (now + 120) + ",\"exp\":"
+                    + (now + 600) + "}", issuer.getPrivate());
+            assertThatThrownBy(() -> describeCluster(withToken(cluster, notYet)))
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
         }
     }
 

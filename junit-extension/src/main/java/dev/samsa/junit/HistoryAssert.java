@@ -38,4 +38,13 @@ public final class HistoryAssert extends AbstractAssert<HistoryAssert, History> 
         }
         return this;
     }
+
+    /** No idempotent producer's acknowledged batches skip or go back in sequence. */
+    public HistoryAssert hasNoOutOfOrderSequences() {
+        isNotNull();
+        if (!actual.outOfOrder().isEmpty()) {
+            failWithMessage("%s", "Expected every producer's acknowledged sequences in order, but:\n" + actual);
+        }
+        return this;
+    }
 }
