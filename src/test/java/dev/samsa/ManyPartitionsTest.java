@@ -75,6 +75,10 @@ class ManyPartitionsTest {
     private static Map<String, Object> producerConfig(KafkaCluster cluster) {
         Map<String, Object> config = cluster.producerConfig();
         config.put("linger.ms", 5);
+        // Thousands of partitions' first records each create a directory and a file: on a slow disk that can outlast
+        // the default 30 s request timeout, and a retried produce only adds to the work.
+        config.put("request.timeout.ms", 600_000);
+        config.put("delivery.timeout.ms", 900_000);
         return config;
     }
 

@@ -9,9 +9,10 @@ import java.nio.file.StandardOpenOption;
 /**
  * The file of an index whose working copy lives in memory ({@link OffsetIndex}, {@link TimeIndex}). Samsa rebuilds
  * every index from the log when it opens a segment and never reads these files; they are written, in Kafka's layout,
- * for the people and tools that look into a log directory: when the segment is flushed and when it is closed. In
- * between the index holds neither a descriptor nor a mapping, since a broker with 30,000 replicas would otherwise
- * hold 60,000 of each, past both {@code ulimit -n} and {@code vm.max_map_count}.
+ * for the people and tools that look into a log directory: when the segment is flushed and when it is closed, which
+ * creates them (Kafka creates them on a segment's first append; here that append would pay two file creations for
+ * files nothing reads). In between the index holds neither a descriptor nor a mapping, since a broker with 30,000
+ * replicas would otherwise hold 60,000 of each, past both {@code ulimit -n} and {@code vm.max_map_count}.
  *
  * <p>Not thread-safe: the cluster loop owns the log.
  */
@@ -32,11 +33,6 @@ final class IndexFile {
     IndexFile(Path path, int entrySize) {
         this.path = path;
         this.entrySize = entrySize;
-    }
-
-    /** Creates the file, empty, if it is absent. */
-    void create() throws IOException {
-        FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE).close();
     }
 
     /** The index in memory dropped its entries from {@code entries} on. */

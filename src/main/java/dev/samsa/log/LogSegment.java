@@ -23,8 +23,9 @@ import org.apache.kafka.common.record.Records;
  * with its {@link OffsetIndex}, {@link TimeIndex} and {@link TransactionIndex}, all named by the segment's base
  * offset.
  *
- * <p>The files are mapped and larger than their data, so the end of the data is the end of the
- * last valid batch, found by {@link #recover} and tracked in memory after that.
+ * <p>The log file is mapped and larger than its data, so the end of the data is the end of the
+ * last valid batch, found by {@link #recover} and tracked in memory after that. The offset and time indexes live in
+ * memory (see {@link IndexFile}).
  *
  * <p>This class is not thread-safe: the cluster loop owns the log.
  */
@@ -60,7 +61,7 @@ final class LogSegment {
         this.nextOffset = baseOffset;
     }
 
-    /** Opens or creates the segment's files; an existing segment holds no data until {@link #recover}. */
+    /** Opens or creates the segment's log file; an existing segment holds no data until {@link #recover}. */
     static LogSegment open(Path dir, long baseOffset, MappedStoreFactory stores) throws IOException {
         LogSegment segment = new LogSegment(dir, baseOffset, stores);
         segment.createFiles();
@@ -69,7 +70,7 @@ final class LogSegment {
 
     /**
      * An empty segment whose files (and directory) are created by its first append, as a partition that nobody writes
-     * to needs none: the fifty partitions of {@code __consumer_offsets} cost nothing on disk until a group uses them.
+     * to needs none: the partitions of {@code __consumer_offsets} cost nothing on disk until a group uses them.
      * Only for a log with no segment on disk, whose start offset is 0 or checkpointed, so that a restart before the
      * first append finds the same empty log.
      */
@@ -77,16 +78,10 @@ final class LogSegment {
         return new LogSegment(dir, baseOffset, stores);
     }
 
+    /** The log file; the index files follow when they are first written. */
     private void createFiles() throws IOException {
         Files.createDirectories(logFile.getParent());
         log = stores.open(logFile);
-        try {
-            offsetIndex.createFile();
-            timeIndex.createFile();
-        } catch (IOException | RuntimeException e) {
-            log.close();
-            throw e;
-        }
     }
 
     /** Sees the batches of a segment in order; may write to the segment's transaction index. */

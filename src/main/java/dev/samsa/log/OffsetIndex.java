@@ -68,10 +68,6 @@ final class OffsetIndex {
         return entries;
     }
 
-    void createFile() throws IOException {
-        file.create();
-    }
-
     void writeFile() throws IOException {
         file.write(entries, (from, to) -> {
             ByteBuffer buffer = ByteBuffer.allocate((to - from) * ENTRY_SIZE);

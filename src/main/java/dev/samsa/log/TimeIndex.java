@@ -76,10 +76,6 @@ final class TimeIndex {
         file.truncated(entries);
     }
 
-    void createFile() throws IOException {
-        file.create();
-    }
-
     void writeFile() throws IOException {
         file.write(entries, (from, to) -> {
             ByteBuffer buffer = ByteBuffer.allocate((to - from) * ENTRY_SIZE);

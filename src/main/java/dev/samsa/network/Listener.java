@@ -99,7 +99,7 @@ public final class Listener implements AutoCloseable {
                     if (e instanceof IOException) {
                         log.warn("{} failed to accept a connection ({} more failures since the last report): {}; "
                                 + "backing off. \"Too many open files\" means the process is out of file descriptors: "
-                                + "fewer partitions or a higher ulimit -n", name, failuresSinceLog, e.toString());
+                                + "fewer connections or a higher ulimit -n", name, failuresSinceLog, e.toString());
                     } else {
                         log.error("{} failed unexpectedly while accepting a connection; it goes on. This is a Samsa bug: "
                                 + "please report it with this stack trace", name, e);

@@ -61,6 +61,8 @@ public final class ManyPartitionsBenchmark {
                 heap[i] = (double) (heapAfterGc() - baseHeap) / replicas;
                 rss[i] = (rssKiB() - baseRss) * 1024.0 / replicas;
             }
+            System.out.printf(Locale.ROOT, "run %d: start %.0f ms, produce %.0f ms, per replica: %.3f descriptors, %.3f mappings,"
+                    + " %.0f B heap, %.0f B resident%n", i + 1, start[i], produce[i], descriptors[i], maps[i], heap[i], rss[i]);
         }
         System.out.printf(Locale.ROOT, "start with the topic (ms)               %s%n", stats(start, "%.0f"));
         System.out.printf(Locale.ROOT, "produce 1 record per partition (ms)     %s%n", stats(produce, "%.0f"));
@@ -73,6 +75,10 @@ public final class ManyPartitionsBenchmark {
     private static void produceOneRecordPerPartition(KafkaCluster cluster, int partitions) throws Exception {
         Map<String, Object> config = cluster.producerConfig();
         config.put("linger.ms", 5);
+        // Thousands of partitions' first records each create a directory and a file: on a slow disk that can outlast
+        // the default 30 s request timeout, and a retried produce only adds to the work.
+        config.put("request.timeout.ms", 600_000);
+        config.put("delivery.timeout.ms", 900_000);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
             List<Future<?>> sent = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {

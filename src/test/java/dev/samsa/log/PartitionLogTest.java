@@ -125,9 +125,10 @@ class PartitionLogTest {
 
         assertThat(log.segmentBaseOffsets()).containsExactly(0L, 4L);
         assertThat(Files.exists(tmp.resolve("orders-0/00000000000000000004.log"))).isTrue();
-        assertThat(Files.exists(tmp.resolve("orders-0/00000000000000000004.index"))).isTrue();
-        assertThat(Files.exists(tmp.resolve("orders-0/00000000000000000004.timeindex"))).isTrue();
         assertThat(readAll(log, 0)).containsExactly("0:a", "1:b", "2:c", "3:d", "4:e", "5:f");
+        log.close();
+        assertThat(Files.exists(tmp.resolve("orders-0/00000000000000000004.index"))).as("written on close").isTrue();
+        assertThat(Files.exists(tmp.resolve("orders-0/00000000000000000004.timeindex"))).isTrue();
     }
 
     @Test
@@ -142,8 +143,10 @@ class PartitionLogTest {
 
         log.appendAsLeader(batch("a"), 0, NOW);
 
-        assertThat(listFiles(dir)).containsExactlyInAnyOrder("00000000000000000000.log", "00000000000000000000.index",
-                "00000000000000000000.timeindex");
+        assertThat(listFiles(dir)).containsExactly("00000000000000000000.log");
+        log.close();
+        assertThat(listFiles(dir)).as("the indexes are written on close").containsExactlyInAnyOrder(
+                "00000000000000000000.log", "00000000000000000000.index", "00000000000000000000.timeindex");
     }
 
     @Test
