@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -38,7 +39,7 @@ public final class Timeline implements ClusterTimeline {
     private String lastKey;
     private final List<ArmedTrigger> triggers = new ArrayList<>();
     private volatile Consumer<Runnable> triggerRunner = Runnable::run;
-    private volatile java.util.function.Supplier<List<Finding>> findings = List::of;
+    private volatile Supplier<List<Finding>> findings = List::of;
 
     /**
      * @param clusterTimeMs stamps events
@@ -115,7 +116,7 @@ public final class Timeline implements ClusterTimeline {
      * is over; until one is set they run right after the event is recorded.
      */
     /** Where {@link #findings()} comes from: the cluster's history check. */
-    public void findingsFrom(java.util.function.Supplier<List<Finding>> findings) {
+    public void findingsFrom(Supplier<List<Finding>> findings) {
         this.findings = Objects.requireNonNull(findings, "findings");
     }
 
