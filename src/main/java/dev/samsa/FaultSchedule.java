@@ -5,12 +5,14 @@ import dev.samsa.cluster.Partition;
 import dev.samsa.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -161,13 +163,13 @@ public final class FaultSchedule {
          * earlier faults move leaders, and a step on a broker that leads nothing would only be a crash.
          */
         private int laggingLeader(int brokerId) {
-            Map<Integer, Long> led = new java.util.TreeMap<>();
+            Map<Integer, Long> led = new TreeMap<>();
             userPartitions().stream().filter(p -> p.leader() > 0).forEach(p -> led.merge(p.leader(), 1L, Long::sum));
             if (led.containsKey(brokerId) || led.isEmpty()) {
                 return brokerId;
             }
             return led.entrySet().stream().max(Map.Entry.<Integer, Long>comparingByValue()
-                    .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder()))).orElseThrow().getKey();
+                    .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder()))).orElseThrow().getKey();
         }
 
         private List<Partition> userPartitions() {

@@ -4,6 +4,7 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ProduceHistory.AckedBatch;
+import dev.samsa.event.Finding;
 import dev.samsa.event.TimedEvent;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
@@ -11,8 +12,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
-import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.DefaultRecordBatch;
@@ -35,7 +37,7 @@ public final class History {
 
     /** Acknowledged records a partition's log no longer holds. */
     public record Lost(String topic, int partition, long baseOffset, long lastOffset, long producerId, int acks,
-            int acknowledgedBy, long acknowledgedAtMs, List<String> nearbyEvents) {
+            int acknowledgedBy, long acknowledgedAtMs, long lostAtMs, List<String> nearbyEvents) {
         @Override
         public String toString() {
             return topic + "-" + partition + " offsets " + baseOffset + ".." + lastOffset + " (acks=" + acks
@@ -46,7 +48,7 @@ public final class History {
 
     /** One idempotent producer's batch found more than once in a log. */
     public record Duplicate(String topic, int partition, long producerId, int producerEpoch, int baseSequence,
-            List<Long> baseOffsets) {
+            List<Long> baseOffsets, long acknowledgedAtMs) {
         @Override
         public String toString() {
             return topic + "-" + partition + " producer " + producerId + " epoch " + producerEpoch + " sequence "
@@ -61,13 +63,16 @@ public final class History {
      * sequence that they were written out of order.
      */
     public record OutOfOrder(String topic, int partition, long producerId, int producerEpoch, long baseOffset,
-            int expectedSequence, int baseSequence) {
+            int expectedSequence, int baseSequence, long acknowledgedAtMs) {
         @Override
         public String toString() {
             return topic + "-" + partition + " producer " + producerId + " epoch " + producerEpoch + " batch at offset "
                     + baseOffset + " has sequence " + baseSequence + ", expected " + expectedSequence;
         }
     }
+
+    private static final java.util.Set<String> LEADERSHIP_TYPES = java.util.Set.of("LeaderChanged",
+            "UncleanLeaderElected", "Truncated");
 
     private static final java.util.Set<String> FAULT_TYPES = java.util.Set.of("BrokerStopped", "BrokerStarted",
             "BrokerIsolated", "IsolationHealed", "LeaderChanged", "UncleanLeaderElected", "Truncated", "IsrShrunk",
@@ -129,30 +134,35 @@ public final class History {
                 }
                 MutableRecordBatch found = byBase.get(b.baseOffset());
                 if (found == null || !same(found, b)) {
+                    List<TimedEvent> around = faultsAround(events, tp, b.timeMs());
                     lost.add(new Lost(tp.topic(), tp.partition(), b.baseOffset(), b.lastOffset(), b.producerId(), b.acks(),
-                            b.leader(), b.timeMs(), faultsAround(events, tp, b.timeMs())));
+                            b.leader(), b.timeMs(), lostAt(around, tp, b.timeMs()),
+                            around.stream().map(TimedEvent::toString).toList()));
                 }
             }
             byProducerSequence.forEach((key, offsets) -> {
                 if (offsets.size() > 1) {
                     String[] k = key.split("/");
-                    duplicates.add(new Duplicate(tp.topic(), tp.partition(), Long.parseLong(k[0]), Integer.parseInt(k[1]),
-                            Integer.parseInt(k[2]), offsets));
+                    long producerId = Long.parseLong(k[0]);
+                    int epoch = Integer.parseInt(k[1]);
+                    int sequence = Integer.parseInt(k[2]);
+                    long ackedAt = e.getValue().stream().filter(b -> b.producerId() == producerId
+                            && b.producerEpoch() == epoch && b.baseSequence() == sequence)
+                            .mapToLong(AckedBatch::timeMs).max().orElse(Long.MAX_VALUE);
+                    duplicates.add(new Duplicate(tp.topic(), tp.partition(), producerId, epoch, sequence, offsets, ackedAt));
                 }
             });
         }
         Map<String, GroupHistory> groups = new LinkedHashMap<>();
         ConsumerHistory consumers = state.consumerHistory();
-        Map<TopicPartition, TreeMap<Long, Long>> recordBatches = new HashMap<>();
-        BiPredicate<TopicPartition, Long> isRecord = (tp, offset) -> {
-            Map.Entry<Long, Long> batch = recordBatches.computeIfAbsent(tp, k -> recordBatches(state, k)).floorEntry(offset);
-            return batch != null && batch.getValue() >= offset;
-        };
+        Map<TopicPartition, NavigableMap<Long, Long>> batches = new HashMap<>();
+        Function<TopicPartition, NavigableMap<Long, Long>> recordBatchesOf = tp -> batches.computeIfAbsent(tp,
+                k -> recordBatches(state, k));
         for (ConsumerHistory.Commit c : consumers.commits()) {
-            groups.computeIfAbsent(c.groupId(), g -> GroupHistory.check(g, consumers, isRecord));
+            groups.computeIfAbsent(c.groupId(), g -> GroupHistory.check(g, consumers, recordBatchesOf));
         }
         for (ConsumerHistory.Delivery d : consumers.deliveries()) {
-            d.members().forEach(m -> groups.computeIfAbsent(m.groupId(), g -> GroupHistory.check(g, consumers, isRecord)));
+            d.members().forEach(m -> groups.computeIfAbsent(m.groupId(), g -> GroupHistory.check(g, consumers, recordBatchesOf)));
         }
         return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, outOfOrder, unchecked,
                 groups);
@@ -183,7 +193,7 @@ public final class History {
                     int expected = DefaultRecordBatch.incrementSequence(lastSequence, 1);
                     if (b.baseSequence() != expected) {
                         out.add(new OutOfOrder(b.partition().topic(), b.partition().partition(), b.producerId(),
-                                b.producerEpoch(), b.baseOffset(), expected, b.baseSequence()));
+                                b.producerEpoch(), b.baseOffset(), expected, b.baseSequence(), b.timeMs()));
                     }
                 }
                 previous = b;
@@ -209,7 +219,7 @@ public final class History {
      * The data batches of a partition's leader log, base offset to last offset (no transaction markers, nothing below
      * the log start): the offsets a consumer is handed records at. Empty when the partition has no leader now.
      */
-    private static TreeMap<Long, Long> recordBatches(ClusterState state, TopicPartition tp) {
+    private static NavigableMap<Long, Long> recordBatches(ClusterState state, TopicPartition tp) {
         TreeMap<Long, Long> batches = new TreeMap<>();
         Partition p = state.metadata().partition(tp);
         PartitionLog log = p == null || p.leader() < 0 ? null : p.log(p.leader());
@@ -224,12 +234,49 @@ public final class History {
     }
 
     /** The fault and leadership events of the partition's brokers from the acknowledgement on: where it was lost. */
-    private static List<String> faultsAround(List<TimedEvent> events, TopicPartition tp, long ackedAtMs) {
+    private static List<TimedEvent> faultsAround(List<TimedEvent> events, TopicPartition tp, long ackedAtMs) {
         String name = tp.topic() + "-" + tp.partition() + " ";
-        return events.stream()
-                .filter(e -> e.timeMs() >= ackedAtMs && FAULT_TYPES.contains(e.type()))
-                .filter(e -> e.details().startsWith(name) || e.type().startsWith("Broker") || e.type().startsWith("Isolation"))
-                .limit(8).map(TimedEvent::toString).toList();
+        List<TimedEvent> around = new ArrayList<>();
+        boolean stopped = false;
+        for (TimedEvent e : events) {
+            if (e.timeMs() < ackedAtMs || !FAULT_TYPES.contains(e.type())
+                    || !(e.details().startsWith(name) || e.type().startsWith("Broker") || e.type().startsWith("Isolation"))) {
+                continue;
+            }
+            // A start or heal is news only after a stop: those of the cluster's own start share a manual clock's time.
+            boolean recovery = e.type().equals("BrokerStarted") || e.type().equals("IsolationHealed");
+            stopped |= !recovery;
+            if (stopped && around.size() < 8) {
+                around.add(e);
+            }
+        }
+        return around;
+    }
+
+    /** When the partition's leadership moved after the acknowledgement (the loss), else its first fault after it. */
+    private static long lostAt(List<TimedEvent> around, TopicPartition tp, long ackedAtMs) {
+        String name = tp.topic() + "-" + tp.partition() + " ";
+        return around.stream().filter(e -> e.details().startsWith(name) && LEADERSHIP_TYPES.contains(e.type()))
+                .findFirst().or(() -> around.stream().findFirst()).map(TimedEvent::timeMs).orElse(ackedAtMs);
+    }
+
+    /** The check's findings as marks for the HTML timeline: each on its partition's lane, where it happened. */
+    List<Finding> findings() {
+        List<Finding> findings = new ArrayList<>();
+        for (Lost l : lost) {
+            String name = l.topic() + "-" + l.partition() + " ";
+            String at = l.nearbyEvents().stream().filter(e -> e.contains("  " + name)
+                    && LEADERSHIP_TYPES.stream().anyMatch(t -> e.contains("  " + t + "  "))).findFirst().orElse(null);
+            findings.add(new Finding("lost", l.topic() + "-" + l.partition(), l.lostAtMs(), at, "offsets "
+                    + l.baseOffset() + ".." + l.lastOffset() + " acknowledged (acks=" + l.acks() + ") by broker "
+                    + l.acknowledgedBy() + " at " + java.time.Instant.ofEpochMilli(l.acknowledgedAtMs())
+                    + (at == null ? "" : ", lost at " + at)));
+        }
+        duplicates.forEach(d -> findings.add(new Finding("duplicate", d.topic() + "-" + d.partition(), d.acknowledgedAtMs(),
+                null, d.toString())));
+        outOfOrder.forEach(o -> findings.add(new Finding("out-of-order", o.topic() + "-" + o.partition(),
+                o.acknowledgedAtMs(), null, o.toString())));
+        return findings;
     }
 
     /**

@@ -116,6 +116,14 @@ public final class KafkaCluster implements AutoCloseable {
             });
             created = domain.state();
             this.state = created;
+            ClusterState checked = created;
+            timeline.findingsFrom(() -> {
+                try {
+                    return loop.call(() -> History.check(checked).findings());
+                } catch (IllegalStateException closed) {
+                    return List.of(); // the cluster has closed: the page shows the events without the history check
+                }
+            });
             this.groupCoordinator = domain.groups();
             this.transactionCoordinator = domain.transactions();
             Map<String, String> clusterDefaults = new HashMap<>();

@@ -57,6 +57,15 @@ class FaultScheduleTest {
         assertThat(schedule(7).steps()).isEqualTo(schedule(7).steps()).isNotEqualTo(schedule(8).steps()).isNotEmpty();
         assertThat(schedule(7).toString()).startsWith("fault schedule seed=7").contains("broker");
         assertThat(schedule(7).steps()).allSatisfy(s -> assertThat(s.atMs() + s.durationMs()).isLessThanOrEqualTo(3000));
+        List<FaultSchedule.Step> steps = new ArrayList<>();
+        for (long seed = 1; seed <= 20; seed++) {
+            steps.addAll(schedule(seed).steps());
+        }
+        assertThat(steps).filteredOn(s -> s.kind() == FaultSchedule.Kind.LAGGING_LEADER_FAILURE).isNotEmpty()
+                .allSatisfy(s -> assertThat(s.lagMs()).isBetween(50L, Math.min(200L, s.durationMs() - 1)))
+                .allSatisfy(s -> assertThat(s.toString()).contains("its followers lag " + s.lagMs() + "ms"));
+        assertThat(steps).filteredOn(s -> s.kind() != FaultSchedule.Kind.LAGGING_LEADER_FAILURE)
+                .allSatisfy(s -> assertThat(s.lagMs()).isZero());
     }
 
     @Test

@@ -138,6 +138,26 @@ class HistoryTest {
         }
     }
 
+    /** With the consumer protocol (KIP-848) a receiver's generation is its member epoch from ConsumerGroupHeartbeat. */
+    @Test
+    void withTheConsumerProtocolTheReceiversOfARedeliveryAreNamedWithTheirMemberEpochs() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.builder().seed(167).topic("orders", 1, 1).start()) {
+            produce(cluster, 10);
+            Map<String, Object> protocol = Map.of("group.protocol", "consumer");
+            List<String> first = pollAll(cluster, "billing", "a", 10, protocol);
+            List<String> second = pollAll(cluster, "billing", "b", 10, protocol);
+            assertThat(second).isEqualTo(first);
+
+            GroupHistory group = cluster.history().group("billing");
+            assertThat(group.deliveredTwice()).as("%s", group).singleElement().satisfies(d -> {
+                assertThat(d.clients()).containsExactly("a", "b");
+                assertThat(d.receivers()).allSatisfy(r -> assertThat(r.generation()).isPositive());
+                assertThat(d.receivers().get(1).generation()).isGreaterThan(d.receivers().get(0).generation());
+                assertThat(d.receivers().get(0).memberId()).isNotEqualTo(d.receivers().get(1).memberId());
+            });
+        }
+    }
+
     @Test
     void anOffsetCommittedBeforeAnyMemberWasSentTheRecordsSkipsThem() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().seed(164).topic("orders", 1, 1).start()) {
@@ -272,7 +292,13 @@ class HistoryTest {
     }
 
     private static List<String> pollAll(KafkaCluster cluster, String group, String clientId, int count) {
+        return pollAll(cluster, group, clientId, count, Map.of());
+    }
+
+    private static List<String> pollAll(KafkaCluster cluster, String group, String clientId, int count,
+            Map<String, Object> extra) {
         Map<String, Object> config = cluster.consumerConfig(group);
+        config.putAll(extra);
         config.put("client.id", clientId);
         config.put("enable.auto.commit", "false");
         config.put("auto.offset.reset", "earliest");

@@ -52,7 +52,8 @@ public interface ClusterTimeline {
 
     /**
      * Writes the kept events as one self-contained HTML page (inline SVG, no script, nothing fetched): a lane per
-     * broker, partition and consumer group, faults as red marks, each mark's hover text its line of the timeline.
+     * broker, partition and consumer group, faults as red marks, each mark's hover text its line of the timeline, and
+     * the history check's lost and duplicated records flagged on their partition's lane where they happened.
      *
      * @return {@code path}
      */
@@ -62,10 +63,15 @@ public interface ClusterTimeline {
             if (parent != null) {
                 java.nio.file.Files.createDirectories(parent);
             }
-            return java.nio.file.Files.writeString(path, TimelineHtml.render(snapshot()));
+            return java.nio.file.Files.writeString(path, TimelineHtml.render(snapshot(), findings()));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("Cannot write the timeline to " + path, e);
         }
+    }
+
+    /** What the cluster's history check finds now (lost, duplicated records), for {@link #writeHtml}. */
+    default List<Finding> findings() {
+        return List.of();
     }
 
     /** How many of the earliest events were dropped to stay within the capacity. */

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -38,6 +39,7 @@ public final class Timeline implements ClusterTimeline {
     private String lastKey;
     private final List<ArmedTrigger> triggers = new ArrayList<>();
     private volatile Consumer<Runnable> triggerRunner = Runnable::run;
+    private volatile Supplier<List<Finding>> findings = List::of;
 
     /**
      * @param clusterTimeMs stamps events
@@ -113,6 +115,16 @@ public final class Timeline implements ClusterTimeline {
      * Where fired trigger actions go. The cluster hands them to its loop, to run once the step that recorded the event
      * is over; until one is set they run right after the event is recorded.
      */
+    /** Where {@link #findings()} comes from: the cluster's history check. */
+    public void findingsFrom(Supplier<List<Finding>> findings) {
+        this.findings = Objects.requireNonNull(findings, "findings");
+    }
+
+    @Override
+    public List<Finding> findings() {
+        return findings.get();
+    }
+
     public void runTriggersWith(Consumer<Runnable> runner) {
         this.triggerRunner = Objects.requireNonNull(runner, "runner");
     }

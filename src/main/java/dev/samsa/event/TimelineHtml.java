@@ -34,7 +34,7 @@ final class TimelineHtml {
     private TimelineHtml() {
     }
 
-    static String render(ClusterTimeline.Snapshot snapshot) {
+    static String render(ClusterTimeline.Snapshot snapshot, List<Finding> findings) {
         List<TimedEvent> events = snapshot.events();
         long skipped = snapshot.dropped();
         if (events.size() > MAX_EVENTS) {
@@ -42,6 +42,8 @@ final class TimelineHtml {
             events = events.subList(events.size() - MAX_EVENTS, events.size());
         }
         Map<String, List<Integer>> lanes = lanes(events);
+        Map<String, Map<Integer, List<Finding>>> flags = flags(events, findings);
+        flags.keySet().forEach(lane -> lanes.putIfAbsent(lane, List.of()));
         int width = LABEL + STEP * (events.size() + 2);
         int height = TOP + LANE * lanes.size() + 20;
         StringBuilder svg = new StringBuilder();
@@ -57,6 +59,7 @@ final class TimelineHtml {
             for (int i : lane.getValue()) {
                 mark(svg, events.get(i), LABEL + STEP * (i + 1), y + LANE / 2);
             }
+            flags.getOrDefault(lane.getKey(), Map.of()).forEach((i, found) -> flag(svg, found, LABEL + STEP * (i + 1), y));
             svg.append("</g>\n");
         }
         String from = events.isEmpty() ? "" : Instant.ofEpochMilli(events.get(0).timeMs()).toString();
@@ -68,9 +71,12 @@ final class TimelineHtml {
                 + ".event { fill: #3b6fb6; }\n.fault { fill: #d62728; }\n"
                 + ".up { fill: #c7e9c0; }\n.down { fill: #f4a6a6; }\n.isolated { fill: #fdd0a2; }\n"
                 + ".state { fill: #dadaeb; }\n.state-label { font-size: 9px; fill: #555; }\n"
+                + ".lost, .duplicate, .out-of-order { stroke: #000; stroke-width: 1; }\n"
+                + ".lost { fill: #ff7f0e; }\n.duplicate { fill: #9467bd; }\n.out-of-order { fill: #8c564b; }\n"
                 + "</style>\n</head>\n<body>\n<h1>Samsa cluster timeline</h1>\n<p>" + events.size() + " events from "
                 + from + " to " + to + (skipped > 0 ? " (" + skipped + " earlier events not drawn)" : "")
-                + "; left to right in the order they happened; hover a mark for its event, red marks are faults.</p>\n"
+                + "; left to right in the order they happened; hover a mark for its event, red marks are faults, triangles are"
+                + " the history check's findings (orange: acknowledged records lost, purple: written twice).</p>\n"
                 + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + width + "\" height=\"" + height + "\">\n"
                 + svg + "</svg>\n</body>\n</html>\n";
     }
@@ -162,6 +168,34 @@ final class TimelineHtml {
         }
         svg.append("<text class=\"state-label\" x=\"").append(x + 2).append("\" y=\"").append(y + LANE - 5).append("\">")
                 .append(escape(state)).append("</text>\n");
+    }
+
+    /**
+     * Lane to event index to the findings drawn there: at the event it names, else the first kept event at or after
+     * its time, else after the last one.
+     */
+    private static Map<String, Map<Integer, List<Finding>>> flags(List<TimedEvent> events, List<Finding> findings) {
+        Map<String, Map<Integer, List<Finding>>> flags = new TreeMap<>();
+        for (Finding f : findings) {
+            int at = events.size();
+            for (int i = 0; i < events.size(); i++) {
+                if (f.at() == null ? events.get(i).timeMs() >= f.timeMs() : events.get(i).toString().equals(f.at())) {
+                    at = i;
+                    break;
+                }
+            }
+            flags.computeIfAbsent(f.lane(), k -> new TreeMap<>()).computeIfAbsent(at, k -> new ArrayList<>()).add(f);
+        }
+        return flags;
+    }
+
+    /** A triangle above the lane's marks; its hover text lists every finding at that place. */
+    private static void flag(StringBuilder svg, List<Finding> found, int x, int laneTop) {
+        int top = laneTop + 2;
+        String text = found.stream().map(f -> f.kind() + ": " + f.text()).collect(java.util.stream.Collectors.joining("\n"));
+        svg.append("<polygon class=\"").append(escape(found.get(0).kind())).append("\" points=\"").append(x - 6).append(',')
+                .append(top).append(' ').append(x + 6).append(',').append(top).append(' ').append(x).append(',')
+                .append(top + 10).append("\"><title>").append(escape(text)).append("</title></polygon>\n");
     }
 
     private static void mark(StringBuilder svg, TimedEvent e, int x, int y) {

@@ -29,6 +29,9 @@ final class OffsetForLeaderEpochHandler implements ApiHandler {
     public void handle(KafkaRequest request, BrokerContext broker) {
         OffsetForLeaderEpochRequestData data = request.data();
         OffsetForLeaderEpochResponseData response = new OffsetForLeaderEpochResponseData();
+        // As Kafka: CLUSTER_ACTION (a follower's right) covers every topic; a consumer needs DESCRIBE on each (KIP-320).
+        boolean clusterAction = broker.authorizedQuietly(request, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER,
+                Acls.CLUSTER_NAME);
         for (OffsetForLeaderEpochRequestData.OffsetForLeaderTopic topic : data.topics()) {
             OffsetForLeaderTopicResult tr = new OffsetForLeaderTopicResult().setTopic(topic.topic());
             response.topics().add(tr);
@@ -36,7 +39,7 @@ final class OffsetForLeaderEpochHandler implements ApiHandler {
                 EpochEndOffset result = new EpochEndOffset().setPartition(p.partition()).setLeaderEpoch(-1).setEndOffset(-1);
                 tr.partitions().add(result);
                 try {
-                    if (!broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic.topic())) {
+                    if (!clusterAction && !broker.authorized(request, AclOperation.DESCRIBE, ResourceType.TOPIC, topic.topic())) {
                         throw new TopicAuthorizationException(java.util.Set.of(topic.topic()));
                     }
                     OffsetAndEpoch found = broker.replicaManager().lastOffsetForLeaderEpoch(broker.brokerId(),

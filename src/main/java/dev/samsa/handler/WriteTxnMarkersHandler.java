@@ -18,6 +18,7 @@ import org.apache.kafka.common.message.WriteTxnMarkersRequestData.WritableTxnMar
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData.WritableTxnMarkerTopic;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.requests.WriteTxnMarkersResponse;
 
 /**
@@ -42,7 +43,10 @@ final class WriteTxnMarkersHandler implements ApiHandler {
 
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
-        broker.requireCluster(request, AclOperation.CLUSTER_ACTION);
+        // As Kafka: ALTER on the cluster, else CLUSTER_ACTION.
+        if (!broker.authorizedQuietly(request, AclOperation.ALTER, ResourceType.CLUSTER, Acls.CLUSTER_NAME)) {
+            broker.requireCluster(request, AclOperation.CLUSTER_ACTION);
+        }
         WriteTxnMarkersRequestData data = request.data();
         Map<Long, Map<TopicPartition, Errors>> errors = new HashMap<>();
         List<Appended> appended = new ArrayList<>();

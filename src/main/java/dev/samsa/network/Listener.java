@@ -10,6 +10,10 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -24,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * <p>Its threads never die of a failure: when {@code accept()} fails (out of file descriptors, say) the acceptor backs
  * off, doubling up to {@value #MAX_BACKOFF_MS} ms, and logs once per {@value #LOG_INTERVAL_MS} ms of back-off with the
  * number of failures since; anything unexpected is handed to {@code onUnexpected}, which records it for the test.
+ *
+ * <p>The acceptor runs on a thread of a JVM-wide pool that keeps an idle thread for {@value #IDLE_ACCEPTOR_SECONDS} s:
+ * a test that starts a cluster per method reuses the threads of the last one instead of creating three more. While
+ * idle such a thread is named {@value #IDLE_ACCEPTOR_NAME}.
  */
 public final class Listener implements AutoCloseable {
 
@@ -43,7 +51,18 @@ public final class Listener implements AutoCloseable {
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile boolean closed;
     private volatile boolean refusing;
-    private final Thread acceptor;
+    static final String IDLE_ACCEPTOR_NAME = "samsa-idle-acceptor";
+    static final long IDLE_ACCEPTOR_SECONDS = 10;
+    private static final ExecutorService ACCEPTORS = new ThreadPoolExecutor(0, Integer.MAX_VALUE,
+            IDLE_ACCEPTOR_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
+                Thread thread = new Thread(task, IDLE_ACCEPTOR_NAME);
+                thread.setDaemon(true);
+                return thread;
+            });
+    /** The thread running {@link #acceptLoop}, once it runs. */
+    private volatile Thread acceptor;
+    /** Open until the accept loop has left {@code accept()} for good: only then has the JDK let go of the port. */
+    private final CountDownLatch acceptorDone = new CountDownLatch(1);
 
     /**
      * Binds {@code port} on 127.0.0.1 (0 for an ephemeral one) for clients that speak {@code security}'s protocol;
@@ -69,16 +88,37 @@ public final class Listener implements AutoCloseable {
             throw new IOException("Cannot listen on 127.0.0.1:" + port + " for " + name + ": " + e.getMessage(), e);
         }
         this.server = socket.socket();
-        this.acceptor = new Thread(this::acceptLoop, name + "-acceptor");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        // The acceptor, and the connection threads it starts, see the class loader of whoever started the cluster,
+        // as a thread of its own would.
+        ClassLoader starter = Thread.currentThread().getContextClassLoader();
+        try {
+            ACCEPTORS.execute(() -> acceptLoop(starter));
+        } catch (RuntimeException | Error e) {
+            server.close();
+            throw e;
+        }
     }
 
     public int port() {
         return server.getLocalPort();
     }
 
-    private void acceptLoop() {
+    private void acceptLoop(ClassLoader starter) {
+        Thread self = Thread.currentThread();
+        acceptor = self;
+        self.setName(name + "-acceptor");
+        self.setContextClassLoader(starter);
+        try {
+            acceptUntilClosed();
+        } finally {
+            // An idle thread holds on to no test's class loader.
+            self.setContextClassLoader(Listener.class.getClassLoader());
+            self.setName(IDLE_ACCEPTOR_NAME);
+            acceptorDone.countDown();
+        }
+    }
+
+    private void acceptUntilClosed() {
         long backoffMs = 0;
         long backoffSinceLogMs = 0;
         long failuresSinceLog = 0;
@@ -195,7 +235,7 @@ public final class Listener implements AutoCloseable {
         // The JDK releases a listening socket only once the thread blocked in accept() has left it.
         if (Thread.currentThread() != acceptor) {
             try {
-                acceptor.join(10_000);
+                acceptorDone.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

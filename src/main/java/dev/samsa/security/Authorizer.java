@@ -19,10 +19,13 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
 /**
  * ACL bindings and the decisions made from them, with the semantics of Kafka's StandardAuthorizer: a binding matches
  * a resource by LITERAL name, the wildcard name {@code *}, or a PREFIXED name; a principal by name or {@code User:*};
- * a host by address or {@code *}. A matching DENY wins over any ALLOW; ALLOW of READ, WRITE, DELETE or ALTER implies
- * DESCRIBE, and ALTER_CONFIGS implies DESCRIBE_CONFIGS. Super users may do everything; a resource no binding matches
- * is allowed only with allow.everyone.if.no.acl.found. A disabled authorizer (the cluster asked for no ACLs) allows
- * everything, so a cluster without ACLs behaves as one without an authorizer. Runs on the cluster loop.
+ * a host by address or {@code *}. A matching DENY (of the operation itself or ALL; a DENY implies nothing) wins over
+ * any ALLOW; ALLOW of READ, WRITE, DELETE or ALTER implies DESCRIBE, and ALTER_CONFIGS implies DESCRIBE_CONFIGS.
+ * Super users may do everything; a resource no binding of any principal, host or operation matches is allowed only
+ * with allow.everyone.if.no.acl.found. Checked line by line against Kafka 4.1's StandardAuthorizerData
+ * (findAclRule, checkSection, findResult) and Authorizer.authorizeByResourceType. A disabled authorizer (the cluster
+ * asked for no ACLs) allows everything, so a cluster without ACLs behaves as one without an authorizer. Runs on the
+ * cluster loop.
  */
 public final class Authorizer {
 

@@ -137,7 +137,7 @@ public final class OAuthBearerValidator implements AuthenticateCallbackHandler {
             throw new Refused(String.format("The indicated time (%d ms) minus allowable clock skew (%d ms) was on or "
                     + "after the Expiration Time value (%f seconds)", now, skewMs, exp));
         }
-        if (iat != null && exp <= iat) {
+        if (!signed && iat != null && exp <= iat) {
             throw new Refused(String.format("The Expiration Time time (%f seconds) was not after the Issued At time "
                     + "(%f seconds)", exp, iat));
         }

@@ -1,6 +1,7 @@
 package dev.samsa.bench;
 
 import dev.samsa.KafkaCluster;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Arrays;
@@ -26,8 +27,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>For 1 broker (acks=1) and 3 brokers (replication factor 3, min.insync.replicas=2, acks=all, idempotent), each run
  * prints p50/p99/p99.9/max of produce-to-ack (send until get() returns) and produce-to-consume (send until poll()
- * hands the record over), in milliseconds, and the cluster loop's CPU time and allocation per record (the broker's
- * work, which a noisy machine does not blur); then min/median/max over the runs of each p99. A warm-up of
+ * hands the record over), in milliseconds, the cluster loop's CPU time and allocation per record (the broker's
+ * work, which a noisy machine does not blur) and the JVM's garbage collections during the run; then min/median/max over the runs of each p99. A warm-up of
  * {@code warmupRecords} on the same cluster comes first and is not counted.
  */
 public final class LatencyBenchmark {
@@ -77,15 +78,18 @@ public final class LatencyBenchmark {
                 for (int run = 0; run < runs; run++) {
                     long cpuBefore = THREADS.getThreadCpuTime(loopId);
                     long allocatedBefore = THREADS.getThreadAllocatedBytes(loopId);
+                    long[] gcBefore = gcCountAndMillis();
                     long[][] nanos = roundTrips(producer, consumer, topic, value, records);
                     long loopCpu = THREADS.getThreadCpuTime(loopId) - cpuBefore;
                     long loopAllocated = THREADS.getThreadAllocatedBytes(loopId) - allocatedBefore;
+                    long[] gcAfter = gcCountAndMillis();
                     ackP99[run] = percentile(nanos[0], 0.99);
                     e2eP99[run] = percentile(nanos[1], 0.99);
                     System.out.printf(Locale.ROOT, "%d broker(s), acks=%s, run %d: produce-to-ack %s; produce-to-consume %s; "
-                                    + "cluster loop per record: %.1f us CPU, %,d bytes allocated%n",
+                                    + "cluster loop per record: %.1f us CPU, %,d bytes allocated; GC (whole JVM): %d "
+                                    + "collections, %d ms%n",
                             brokers, acks, run + 1, summary(nanos[0]), summary(nanos[1]), loopCpu / 1e3 / records,
-                            loopAllocated / records);
+                            loopAllocated / records, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1]);
                 }
                 System.out.printf(Locale.ROOT, "%d broker(s), acks=%s, p99 over %d runs: produce-to-ack %s; produce-to-consume %s%n",
                         brokers, acks, runs, minMedianMax(ackP99), minMedianMax(e2eP99));
@@ -122,11 +126,22 @@ public final class LatencyBenchmark {
         return new long[][] {ack, e2e};
     }
 
+    /** Collections and milliseconds spent in them so far, all collectors: pauses land in the tail. */
+    private static long[] gcCountAndMillis() {
+        long count = 0;
+        long millis = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, gc.getCollectionCount());
+            millis += Math.max(0, gc.getCollectionTime());
+        }
+        return new long[] {count, millis};
+    }
+
     private static Map<String, Object> producerConfig(KafkaCluster cluster, String acks) {
         Map<String, Object> config = cluster.producerConfig();
         config.put("key.serializer", ByteArraySerializer.class.getName());
         config.put("value.serializer", ByteArraySerializer.class.getName());
-        config.put("linger.ms", System.getProperty("linger", "0"));
+        config.put("linger.ms", "0");
         config.put("acks", acks);
         return config;
     }
@@ -136,7 +151,7 @@ public final class LatencyBenchmark {
         config.put("key.deserializer", ByteArrayDeserializer.class.getName());
         config.put("value.deserializer", ByteArrayDeserializer.class.getName());
         config.put("enable.auto.commit", "false");
-        config.put("fetch.max.wait.ms", System.getProperty("fetchWait", "0"));
+        config.put("fetch.max.wait.ms", "0");
         return config;
     }
 

@@ -40,6 +40,15 @@ class TimelineHtmlTest {
             List<Integer> followers = new ArrayList<>(cluster.partition("events", 0).replicas());
             followers.remove(Integer.valueOf(leader));
             followers.forEach(f -> cluster.faults().pauseReplication("events", 0, f));
+            // acks=1 writes the leader alone holds: the unclean election below loses them.
+            Map<String, Object> acks1 = cluster.producerConfig();
+            acks1.put("acks", "1");
+            acks1.put("enable.idempotence", "false");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(acks1)) {
+                for (int n = 0; n < 3; n++) {
+                    producer.send(new ProducerRecord<>("events", 0, "k", "lost-" + n)).get();
+                }
+            }
             cluster.clock().advance(Duration.ofMillis(30_001)); // replica.lag.time.max.ms: the followers leave the ISR
             cluster.broker(leader).crash();
             followers.forEach(f -> cluster.faults().resumeReplication("events", 0, f));
@@ -67,8 +76,51 @@ class TimelineHtmlTest {
                     .anyMatch(t -> t.contains("FaultApplied  pause replication of events-0"));
             assertThat(titles(byName.get("events-0"), "circle", "event")).anyMatch(t -> t.contains("IsrShrunk"));
             assertThat(titles(byName.get("group reader"), "rect", "state")).contains("Stable");
+            assertThat(titles(byName.get("events-0"), "polygon", "lost")).as("the acks=1 loss, flagged where it happened")
+                    .singleElement().satisfies(t -> assertThat(t)
+                            .contains("lost: offsets 1..1 acknowledged (acks=1) by broker " + leader)
+                            .contains("lost: offsets 3..3").contains("UncleanLeaderElected"));
+            assertThat(x(byName.get("events-0"), "polygon", "lost")).as("the flag stands over the unclean election")
+                    .isEqualTo(x(byName.get("events-0"), "rect", "fault", "UncleanLeaderElected"));
             assertThat(Files.readString(html)).doesNotContain("<script").doesNotContain("http://www.w3.org/1999/xhtml\" src");
         }
+    }
+
+    @Test
+    void aFindingIsFlaggedOnItsLaneAtTheFirstEventAtOrAfterItsTime() throws Exception {
+        List<TimedEvent> events = List.of(new TimedEvent(1_000, new BrokerStarted(1)),
+                new TimedEvent(2_000, new HighWatermark("orders", 0, 5)), new TimedEvent(3_000, new BrokerStarted(2)));
+        String page = TimelineHtml.render(new ClusterTimeline.Snapshot(0, events), List.of(
+                new Finding("duplicate", "orders-0", 2_500, null, "orders-0 producer 7 epoch 0 sequence 3 at offsets [3, 4]"),
+                new Finding("lost", "orders-1", 1_000, null, "offsets 0..1")));
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new java.io.ByteArrayInputStream(page.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        Map<String, Element> lanes = new java.util.HashMap<>();
+        NodeList groups = doc.getElementsByTagName("g");
+        for (int i = 0; i < groups.getLength(); i++) {
+            lanes.put(((Element) groups.item(i)).getAttribute("data-lane"), (Element) groups.item(i));
+        }
+        Element duplicate = (Element) lanes.get("orders-0").getElementsByTagName("polygon").item(0);
+        assertThat(duplicate.getAttribute("class")).isEqualTo("duplicate");
+        assertThat(duplicate.getTextContent()).isEqualTo("duplicate: orders-0 producer 7 epoch 0 sequence 3 at offsets [3, 4]");
+        // At the third event (x = label + 3 steps), the first at or after 2.5 s.
+        assertThat(duplicate.getAttribute("points")).startsWith((190 + 14 * 3 - 6) + ",");
+        assertThat(titles(lanes.get("orders-1"), "polygon", "lost")).as("a lane of its own when no event has one")
+                .containsExactly("lost: offsets 0..1");
+    }
+
+    /** The middle of the first {@code tag} mark of class {@code css} whose title contains {@code text}. */
+    private static int x(Element lane, String tag, String css, String... text) {
+        NodeList marks = lane.getElementsByTagName(tag);
+        for (int i = 0; i < marks.getLength(); i++) {
+            Element mark = (Element) marks.item(i);
+            if (mark.getAttribute("class").equals(css) && (text.length == 0
+                    || mark.getElementsByTagName("title").item(0).getTextContent().contains(text[0]))) {
+                return tag.equals("polygon") ? Integer.parseInt(mark.getAttribute("points").split(",")[0]) + 6
+                        : Integer.parseInt(mark.getAttribute("x")) + 5;
+            }
+        }
+        throw new AssertionError("no " + tag + " of class " + css + " in " + lane.getAttribute("data-lane"));
     }
 
     private static List<String> titles(Element lane, String tag, String css) {

@@ -27,6 +27,12 @@ import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
+import org.apache.kafka.common.requests.OffsetsForLeaderEpochRequest;
+import org.apache.kafka.common.requests.OffsetsForLeaderEpochResponse;
+import org.apache.kafka.common.requests.TransactionResult;
+import org.apache.kafka.common.requests.WriteTxnMarkersRequest;
+import org.apache.kafka.common.requests.WriteTxnMarkersResponse;
 import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.Errors;
@@ -170,6 +176,42 @@ class AclFidelityTest {
         assertThat(cluster.events().events(AuthorizationDenied.class).stream()
                 .filter(d -> d.resourceName().equals("payroll") || d.api().equals("METADATA")))
                 .containsExactly(new AuthorizationDenied(1, "User:ANONYMOUS", "DESCRIBE", "GROUP", "payroll", "FIND_COORDINATOR"));
+    }
+
+    @Test
+    void clusterActionOrAlterStandsInForPerTopicChecksWhereKafkaAllowsIt() throws Exception {
+        var secret = new OffsetForLeaderEpochRequestData.OffsetForLeaderTopicCollection();
+        secret.add(new OffsetForLeaderEpochRequestData.OffsetForLeaderTopic().setTopic("secret").setPartitions(List.of(
+                new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition().setPartition(0).setLeaderEpoch(0).setCurrentLeaderEpoch(-1))));
+        List<WriteTxnMarkersRequest.TxnMarkerEntry> marker = List.of(new WriteTxnMarkersRequest.TxnMarkerEntry(
+                1000, (short) 0, 0, TransactionResult.ABORT, List.of(new TopicPartition("secret", 0))));
+        Security anonymousMay = Security.listeners(Protocol.PLAINTEXT).allow(ANONYMOUS, Operation.READ, Resource.GROUP, "none");
+        try (KafkaCluster plain = KafkaCluster.builder().topic("secret", 1, 1).security(anonymousMay).start();
+             RawConnection c = RawConnection.connect(plain.broker(1))) {
+            assertThat(epochError(c, secret)).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED);
+            assertThat(markerError(c, marker)).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED);
+        }
+        try (KafkaCluster follower = KafkaCluster.builder().topic("secret", 1, 1)
+                .security(anonymousMay.allow(ANONYMOUS, Operation.CLUSTER_ACTION, Resource.CLUSTER, "kafka-cluster")).start();
+             RawConnection c = RawConnection.connect(follower.broker(1))) {
+            assertThat(epochError(c, secret)).isEqualTo(Errors.NONE);
+        }
+        try (KafkaCluster alter = KafkaCluster.builder().topic("secret", 1, 1)
+                .security(anonymousMay.allow(ANONYMOUS, Operation.ALTER, Resource.CLUSTER, "kafka-cluster")).start();
+             RawConnection c = RawConnection.connect(alter.broker(1))) {
+            assertThat(markerError(c, marker)).isNotEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED);
+        }
+    }
+
+    private static Errors epochError(RawConnection c, OffsetForLeaderEpochRequestData.OffsetForLeaderTopicCollection topics)
+            throws Exception {
+        OffsetsForLeaderEpochResponse response = c.send(OffsetsForLeaderEpochRequest.Builder.forConsumer(topics).build((short) 4));
+        return Errors.forCode(response.data().topics().iterator().next().partitions().get(0).errorCode());
+    }
+
+    private static Errors markerError(RawConnection c, List<WriteTxnMarkersRequest.TxnMarkerEntry> markers) throws Exception {
+        WriteTxnMarkersResponse response = c.send(new WriteTxnMarkersRequest.Builder(markers).build((short) 1));
+        return response.errorsByProducerId().get(1000L).get(new TopicPartition("secret", 0));
     }
 
     private static OffsetFetchRequest.Builder offsetFetch(String group) {
