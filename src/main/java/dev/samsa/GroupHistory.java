@@ -9,8 +9,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
-import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 
@@ -80,10 +81,11 @@ public final class GroupHistory {
     }
 
     /**
-     * @param isRecord whether an offset of a partition holds a record a consumer is handed (not a transaction marker,
-     *     not below the log start): only those can be processed
+     * @param recordBatches a partition's data batches in its leader's log, base offset to last offset (no transaction
+     *     markers, nothing below the log start): the offsets that hold records a member could process
      */
-    static GroupHistory check(String groupId, ConsumerHistory history, BiPredicate<TopicPartition, Long> isRecord) {
+    static GroupHistory check(String groupId, ConsumerHistory history,
+            Function<TopicPartition, NavigableMap<Long, Long>> recordBatches) {
         Map<TopicPartition, List<Map.Entry<Delivery, Member>>> byPartition = new LinkedHashMap<>();
         for (Delivery d : history.deliveries()) {
             d.members().stream().filter(m -> m.groupId().equals(groupId)).findFirst().ifPresent(m ->
@@ -101,23 +103,48 @@ public final class GroupHistory {
                 continue;
             }
             judgedUpTo.put(tp, c.offset());
+            if (byProcessing) {
+                skipped.addAll(notProcessed(groupId, history, recordBatches.apply(tp), c, from));
+                continue;
+            }
             long sentUpTo = byPartition.getOrDefault(tp, List.of()).stream().map(Map.Entry::getKey)
                     .filter(d -> d.timeMs() <= c.timeMs()).mapToLong(Delivery::lastOffset).max().orElse(-1);
-            long first = -1;
-            for (long o = from; o <= c.offset(); o++) {
-                boolean skip = o < c.offset() && (byProcessing
-                        ? isRecord.test(tp, o) && !history.wasProcessed(groupId, tp, o)
-                        : o > sentUpTo);
-                if (skip && first < 0) {
-                    first = o;
-                } else if (!skip && first >= 0) {
-                    skipped.add(new Skipped(tp.topic(), tp.partition(), first, o - 1, c.memberId(), c.generation(),
-                            byProcessing));
-                    first = -1;
-                }
+            long first = Math.max(from, sentUpTo + 1);
+            if (first < c.offset()) {
+                skipped.add(new Skipped(tp.topic(), tp.partition(), first, c.offset() - 1, c.memberId(), c.generation(),
+                        false));
             }
         }
         return new GroupHistory(groupId, twice, skipped);
+    }
+
+    /** The record offsets from {@code from} up to commit {@code c} that no member of the group processed, as ranges. */
+    private static List<Skipped> notProcessed(String groupId, ConsumerHistory history, NavigableMap<Long, Long> batches,
+            Commit c, long from) {
+        TopicPartition tp = c.partition();
+        List<Skipped> out = new ArrayList<>();
+        long first = -1;
+        long last = -2;
+        Long start = batches.floorKey(from);
+        for (Map.Entry<Long, Long> batch : batches.subMap(start == null ? from : start, true, c.offset(), false).entrySet()) {
+            for (long o = Math.max(batch.getKey(), from); o <= Math.min(batch.getValue(), c.offset() - 1); o++) {
+                if (history.wasProcessed(groupId, tp, o)) {
+                    continue;
+                }
+                if (o != last + 1 && first >= 0) {
+                    out.add(new Skipped(tp.topic(), tp.partition(), first, last, c.memberId(), c.generation(), true));
+                    first = -1;
+                }
+                if (first < 0) {
+                    first = o;
+                }
+                last = o;
+            }
+        }
+        if (first >= 0) {
+            out.add(new Skipped(tp.topic(), tp.partition(), first, last, c.memberId(), c.generation(), true));
+        }
+        return out;
     }
 
     private static List<DeliveredTwice> deliveredTwice(TopicPartition tp, List<Map.Entry<Delivery, Member>> deliveries) {

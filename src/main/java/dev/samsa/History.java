@@ -12,8 +12,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
-import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.DefaultRecordBatch;
@@ -154,16 +155,14 @@ public final class History {
         }
         Map<String, GroupHistory> groups = new LinkedHashMap<>();
         ConsumerHistory consumers = state.consumerHistory();
-        Map<TopicPartition, TreeMap<Long, Long>> recordBatches = new HashMap<>();
-        BiPredicate<TopicPartition, Long> isRecord = (tp, offset) -> {
-            Map.Entry<Long, Long> batch = recordBatches.computeIfAbsent(tp, k -> recordBatches(state, k)).floorEntry(offset);
-            return batch != null && batch.getValue() >= offset;
-        };
+        Map<TopicPartition, NavigableMap<Long, Long>> batches = new HashMap<>();
+        Function<TopicPartition, NavigableMap<Long, Long>> recordBatchesOf = tp -> batches.computeIfAbsent(tp,
+                k -> recordBatches(state, k));
         for (ConsumerHistory.Commit c : consumers.commits()) {
-            groups.computeIfAbsent(c.groupId(), g -> GroupHistory.check(g, consumers, isRecord));
+            groups.computeIfAbsent(c.groupId(), g -> GroupHistory.check(g, consumers, recordBatchesOf));
         }
         for (ConsumerHistory.Delivery d : consumers.deliveries()) {
-            d.members().forEach(m -> groups.computeIfAbsent(m.groupId(), g -> GroupHistory.check(g, consumers, isRecord)));
+            d.members().forEach(m -> groups.computeIfAbsent(m.groupId(), g -> GroupHistory.check(g, consumers, recordBatchesOf)));
         }
         return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, outOfOrder, unchecked,
                 groups);
@@ -220,7 +219,7 @@ public final class History {
      * The data batches of a partition's leader log, base offset to last offset (no transaction markers, nothing below
      * the log start): the offsets a consumer is handed records at. Empty when the partition has no leader now.
      */
-    private static TreeMap<Long, Long> recordBatches(ClusterState state, TopicPartition tp) {
+    private static NavigableMap<Long, Long> recordBatches(ClusterState state, TopicPartition tp) {
         TreeMap<Long, Long> batches = new TreeMap<>();
         Partition p = state.metadata().partition(tp);
         PartitionLog log = p == null || p.leader() < 0 ? null : p.log(p.leader());

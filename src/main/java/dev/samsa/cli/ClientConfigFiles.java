@@ -49,7 +49,12 @@ final class ClientConfigFiles {
                 librdkafka.put("ssl.key.location",
                         Files.writeString(dir.resolve(name + ".key"), (String) java.get("ssl.keystore.key")).toString());
             }
-            if (java.containsKey("sasl.mechanism")) {
+            if ("OAUTHBEARER".equals(java.get("sasl.mechanism"))) {
+                // librdkafka's own unsecured token, the counterpart of the Java client's unsecured login handler
+                librdkafka.put("sasl.mechanisms", "OAUTHBEARER");
+                librdkafka.put("enable.sasl.oauthbearer.unsecure.jwt", "true");
+                librdkafka.put("sasl.oauthbearer.config", "principal=" + user);
+            } else if (java.containsKey("sasl.mechanism")) {
                 librdkafka.put("sasl.mechanisms", (String) java.get("sasl.mechanism"));
                 librdkafka.put("sasl.username", user);
                 librdkafka.put("sasl.password", password);

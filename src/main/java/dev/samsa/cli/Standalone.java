@@ -33,7 +33,7 @@ public final class Standalone {
     static final String USAGE = "Usage: java -jar samsa-standalone.jar [--brokers N] [--port P] [--seed N]"
             + " [--config key=value]... [--topic name:partitions:replicationFactor]... [--feature transaction.version=N]"
             + " [--listener PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL]... [--user name:password]..."
-            + " [--sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512]... [--mutual-tls]"
+            + " [--sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512|OAUTHBEARER]... [--mutual-tls]"
             + " [--acl 'User:name ALLOW|DENY OPERATION RESOURCE [PREFIXED] NAME']... [--super-user name]...";
 
     private Standalone() {

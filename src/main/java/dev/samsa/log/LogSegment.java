@@ -64,7 +64,8 @@ final class LogSegment {
     /** Opens or creates the segment's log file; an existing segment holds no data until {@link #recover}. */
     static LogSegment open(Path dir, long baseOffset, MappedStoreFactory stores) throws IOException {
         LogSegment segment = new LogSegment(dir, baseOffset, stores);
-        segment.createFiles();
+        Files.createDirectories(dir);
+        segment.log = stores.open(segment.logFile);
         return segment;
     }
 
@@ -78,10 +79,13 @@ final class LogSegment {
         return new LogSegment(dir, baseOffset, stores);
     }
 
-    /** The log file; the index files follow when they are first written. */
+    /**
+     * The log file of a segment from {@link #createOnFirstAppend}, which has none yet; the index files follow when
+     * they are first written.
+     */
     private void createFiles() throws IOException {
         Files.createDirectories(logFile.getParent());
-        log = stores.open(logFile);
+        log = stores.create(logFile);
     }
 
     /** Sees the batches of a segment in order; may write to the segment's transaction index. */

@@ -50,6 +50,31 @@ class StandaloneSecurityTest {
         }
     }
 
+    @Test
+    void anOauthBearerLauncherWritesLibrdkafkasUnsecuredTokenConfigAndAJavaClientConnects() throws Exception {
+        Process process = launcher("--listener", "SASL_PLAINTEXT", "--user", "bob:unused", "--sasl-mechanism", "OAUTHBEARER")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            assertThat(out.readLine()).startsWith("bootstrap.servers=127.0.0.1:");
+            Path javaFile = Path.of(out.readLine().substring("client.config=".length()));
+            Properties librdkafka = load(javaFile.resolveSibling("client-bob.librdkafka.properties"));
+            assertThat(librdkafka).containsEntry("sasl.mechanisms", "OAUTHBEARER")
+                    .containsEntry("enable.sasl.oauthbearer.unsecure.jwt", "true")
+                    .containsEntry("sasl.oauthbearer.config", "principal=bob")
+                    .doesNotContainKeys("sasl.username", "sasl.password");
+
+            Map<String, Object> config = new HashMap<>();
+            load(javaFile).forEach((k, v) -> config.put((String) k, v));
+            try (Admin admin = Admin.create(config)) {
+                assertThat(admin.describeCluster().nodes().get(15, TimeUnit.SECONDS)).hasSize(1);
+            }
+            process.destroy();
+            await().atMost(Duration.ofSeconds(30)).until(() -> process.waitFor(100, TimeUnit.MILLISECONDS));
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
     private static Properties load(Path file) throws Exception {
         Properties properties = new Properties();
         try (Reader in = Files.newBufferedReader(file)) {

@@ -33,6 +33,11 @@ final class ChronicleMappedStore extends ChunkedMappedStore {
         return new ChronicleMappedStore(path, createIfAbsent(path));
     }
 
+    /** Chronicle's {@link MappedFile} creates the file when it maps the first chunk. */
+    static ChronicleMappedStore create(Path path) {
+        return new ChronicleMappedStore(path, 0L);
+    }
+
     @Override
     void writeInChunk(long position, ByteBuffer src, int offset, int length) throws IOException {
         // Chronicle's ByteBuffer write ignores a heap buffer's arrayOffset, and produce requests hand us slices of

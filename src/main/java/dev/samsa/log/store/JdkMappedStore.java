@@ -32,6 +32,10 @@ final class JdkMappedStore extends ChunkedMappedStore {
         return new JdkMappedStore(path, createIfAbsent(path));
     }
 
+    static JdkMappedStore create(Path path) {
+        return new JdkMappedStore(path, 0L);
+    }
+
     @Override
     void writeInChunk(long position, ByteBuffer src, int offset, int length) throws IOException {
         chunk(chunkOf(position)).put((int) (position % CHUNK_SIZE), src, offset, length);
@@ -77,7 +81,8 @@ final class JdkMappedStore extends ChunkedMappedStore {
         }
         MappedByteBuffer buffer = chunks.get(index);
         if (buffer == null) {
-            try (FileChannel channel = FileChannel.open(path(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = FileChannel.open(path(), StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
                 long position = (long) index * CHUNK_SIZE;
                 buffer = arena != null ? ArenaMapping.map(channel, position, CHUNK_SIZE, arena)
                         : channel.map(FileChannel.MapMode.READ_WRITE, position, CHUNK_SIZE);

@@ -74,6 +74,12 @@ public final class MappedStores {
         }
 
         @Override
+        public MappedStore create(Path file) {
+            opened = true;
+            return factory.create(file);
+        }
+
+        @Override
         public void awaitReleased() {
             if (opened) {
                 factory.awaitReleased();
@@ -204,6 +210,11 @@ public final class MappedStores {
         @Override
         public MappedStore open(Path file) throws IOException {
             return chronicle ? ChronicleMappedStore.open(file) : JdkMappedStore.open(file);
+        }
+
+        @Override
+        public MappedStore create(Path file) {
+            return chronicle ? ChronicleMappedStore.create(file) : JdkMappedStore.create(file);
         }
 
         @Override

@@ -168,6 +168,24 @@ class MappedStoreTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("factories")
+    void shouldCreateANewFileWithItsFirstWrite(MappedStoreFactory stores) throws IOException {
+        Path file = tmp.resolve("new.log");
+        try (MappedStore store = stores.create(file)) {
+            assertThat(file).as("before the first write").doesNotExist();
+            assertThat(store.fileSize()).isZero();
+
+            store.write(0, ByteBuffer.wrap(new byte[] {7, 8, 9}));
+
+            assertThat(file).exists();
+            assertThat(store.read(0, 3).array()).containsExactly(7, 8, 9);
+        }
+        try (MappedStore store = stores.open(file)) {
+            assertThat(store.read(0, 4).array()).containsExactly(7, 8, 9, 0);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("factories")
     void shouldHoldNoFileDescriptorWhileOpen(MappedStoreFactory stores) throws IOException {
         List<MappedStore> open = new ArrayList<>();
         long before = openFileDescriptors(stores);
