@@ -20,8 +20,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
- * Start and close leave nothing behind in the JVM: no Samsa thread (but the idle acceptors the listener pool keeps for
- * the next cluster), no open file or mapping of a data directory, no temporary directory; a start that fails half-way
+ * Start and close leave nothing behind in the JVM: no Samsa thread (but the idle loop and acceptor threads kept for the
+ * next cluster), no open file or mapping of a data directory, no temporary directory; a start that fails half-way
  * neither. Read from /proc, so Linux only.
  */
 class ResourceLeakTest {
@@ -68,8 +68,10 @@ class ResourceLeakTest {
         }
 
         assertThat(samsaThreads()).as("Samsa threads still alive").isEmpty();
+        // The pools keep at most one spare per thread a cluster needs (the loop, three acceptors): a thread that has
+        // just let a closing cluster go may not be back in its pool when the next cluster asks for one.
         assertThat(liveThreads()).as("live threads after 200 clusters (%d before)", threadsBefore)
-                .isLessThanOrEqualTo(threadsBefore);
+                .isLessThanOrEqualTo(threadsBefore + 4);
         assertThat(openDescriptors().size()).as("open descriptors after 200 clusters (%d before)", descriptorsBefore)
                 .isLessThanOrEqualTo(descriptorsBefore + 5);
         assertThat(samsaTempDirs()).as("temporary directories").isEqualTo(dirsBefore);
@@ -128,7 +130,7 @@ class ResourceLeakTest {
     private static List<String> samsaThreads() {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
                 .filter(name -> name.startsWith("samsa-") && !name.equals("samsa-store-probe")
-                        && !name.equals("samsa-idle-acceptor")).sorted().toList();
+                        && !name.equals("samsa-idle-acceptor") && !name.equals("samsa-idle-loop")).sorted().toList();
     }
 
     private static int liveThreads() {

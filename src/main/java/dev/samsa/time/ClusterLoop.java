@@ -4,8 +4,12 @@ import java.util.ArrayDeque;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -30,7 +34,21 @@ public final class ClusterLoop implements AutoCloseable {
     /** Epoch milliseconds at wall time 0: epoch time moves with the loop's wall clock, also one a test moves. */
     private final long epochAtWallZeroMs;
     private final ClusterClock clock;
-    private final Thread thread;
+    /**
+     * Loop threads outlive their loop for a while, so that a cluster started after another (a cluster per test) takes
+     * an idle one instead of creating a thread; an idle one is named {@value #IDLE_NAME}.
+     */
+    static final String IDLE_NAME = "samsa-idle-loop";
+    private static final ExecutorService THREADS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), task -> {
+                Thread thread = new Thread(task, IDLE_NAME);
+                thread.setDaemon(true);
+                return thread;
+            });
+    private final String name;
+    /** The thread running {@link #run}, once it runs: until then no thread is in the loop. */
+    private volatile Thread thread;
+    private final CountDownLatch stopped = new CountDownLatch(1);
     private final ErrorSink errors;
     private volatile boolean running = true;
 
@@ -57,10 +75,28 @@ public final class ClusterLoop implements AutoCloseable {
         this.wallNanos = wallNanos;
         this.epochAtWallZeroMs = System.currentTimeMillis() - wallNanos.getAsLong() / 1_000_000L;
         this.scheduler = new LoopScheduler(clock, this, wallNanos);
-        this.thread = new Thread(this::run, name);
-        this.thread.setDaemon(true);
+        this.name = name;
         clock.attach(scheduler);
-        thread.start();
+        // The loop sees the class loader of whoever started it, as a thread of its own would.
+        ClassLoader starter = Thread.currentThread().getContextClassLoader();
+        THREADS.execute(() -> runOnThisThread(starter));
+    }
+
+    private void runOnThisThread(ClassLoader starter) {
+        Thread self = Thread.currentThread();
+        self.setName(name);
+        self.setContextClassLoader(starter);
+        thread = self;
+        try {
+            run();
+        } finally {
+            // The thread may run another loop next: it is no longer this one's.
+            thread = null;
+            // An idle thread holds on to no test's class loader.
+            self.setContextClassLoader(ClusterLoop.class.getClassLoader());
+            self.setName(IDLE_NAME);
+            stopped.countDown();
+        }
     }
 
     public Scheduler scheduler() {
@@ -99,13 +135,13 @@ public final class ClusterLoop implements AutoCloseable {
     void assertInLoop() {
         if (!inLoop()) {
             throw new IllegalStateException("Cluster state touched from " + Thread.currentThread().getName()
-                    + " instead of the cluster loop " + thread.getName());
+                    + " instead of the cluster loop " + name);
         }
     }
 
     public void execute(Runnable task) {
         if (!running) {
-            throw new IllegalStateException("Cluster loop " + thread.getName() + " is closed");
+            throw new IllegalStateException("Cluster loop " + name + " is closed");
         }
         tasks.add(task);
     }
@@ -230,9 +266,12 @@ public final class ClusterLoop implements AutoCloseable {
         if (!inLoop()) {
             try {
                 drained.get(10, TimeUnit.SECONDS);
-                thread.join(10_000);
+                stopped.await(10, TimeUnit.SECONDS);
             } catch (Exception e) {
-                thread.interrupt();
+                Thread current = thread;
+                if (current != null) {
+                    current.interrupt();
+                }
             }
         } else {
             running = false;
