@@ -1,12 +1,7 @@
 package dev.samsa.security;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -37,12 +32,7 @@ final class AclStore {
 
     List<AclBinding> read() {
         List<AclBinding> acls = new ArrayList<>();
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file)) {
-            p.load(r);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + file, e);
-        }
+        Properties p = PropertiesFile.read(file);
         for (int i = 0; p.containsKey("acl." + i + ".name"); i++) {
             String k = "acl." + i + ".";
             acls.add(new AclBinding(new ResourcePattern(ResourceType.fromString(p.getProperty(k + "resource")),
@@ -67,15 +57,6 @@ final class AclStore {
             p.setProperty(k + "operation", b.entry().operation().name());
             p.setProperty(k + "permission", b.entry().permissionType().name());
         }
-        try {
-            Files.createDirectories(file.getParent());
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            try (Writer w = Files.newBufferedWriter(tmp)) {
-                p.store(w, null);
-            }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + file, e);
-        }
+        PropertiesFile.replace(file, p);
     }
 }

@@ -1,12 +1,7 @@
 package dev.samsa.security;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.security.scram.ScramCredential;
@@ -44,12 +39,7 @@ final class ScramCredentialStore {
     }
 
     private void read(SaslCredentials credentials) {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file)) {
-            p.load(r);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + file, e);
-        }
+        Properties p = PropertiesFile.read(file);
         for (int i = 0; p.containsKey("scram." + i + ".user"); i++) {
             String k = "scram." + i + ".";
             credentials.putScram(p.getProperty(k + "user"), ScramMechanism.forMechanismName(p.getProperty(k + "mechanism")),
@@ -68,15 +58,6 @@ final class ScramCredentialStore {
                 p.setProperty(k + "credential", ScramCredentialUtils.credentialToString(e.getValue()));
             }
         }
-        try {
-            Files.createDirectories(file.getParent());
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            try (Writer w = Files.newBufferedWriter(tmp)) {
-                p.store(w, null);
-            }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + file, e);
-        }
+        PropertiesFile.replace(file, p);
     }
 }
