@@ -219,23 +219,8 @@ public final class PartitionLog implements AutoCloseable {
      * @throws OffsetOutOfRangeException if {@code fetchOffset} is below the log start or above the log end
      */
     public Records readMapped(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
-        checkOpen();
-        long logEndOffset = logEndOffset();
-        throwIfOutOfRange(fetchOffset, logEndOffset);
-        if (fetchOffset == logEndOffset) {
-            return MemoryRecords.EMPTY;
-        }
-        try {
-            for (LogSegment segment : segments.values(fetchOffset, logEndOffset)) {
-                Optional<Records> records = segment.readMapped(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
-                if (records.isPresent()) {
-                    return records.get();
-                }
-            }
-            return MemoryRecords.EMPTY;
-        } catch (IOException e) {
-            throw storageError("read offset " + fetchOffset, e);
-        }
+        return readFirstSegment(fetchOffset, MemoryRecords.EMPTY,
+                segment -> segment.readMapped(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch));
     }
 
     /** Every batch from the log start to the log end as they are now, in offset order, read 1 MiB at a time. */
@@ -263,20 +248,31 @@ public final class PartitionLog implements AutoCloseable {
      * @throws OffsetOutOfRangeException if {@code fetchOffset} is below the log start or above the log end
      */
     public LogReadInfo read(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
+        return readFirstSegment(fetchOffset, LogReadInfo.EMPTY,
+                segment -> segment.read(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch).map(LogReadInfo::new));
+    }
+
+    /** A segment's read of whole batches from {@code fetchOffset}, empty when the segment holds none to return. */
+    private interface SegmentRead<R> {
+        Optional<R> from(LogSegment segment) throws IOException;
+    }
+
+    /** The first segment from {@code fetchOffset} on that has batches to return, or {@code empty} at the log end. */
+    private <R> R readFirstSegment(long fetchOffset, R empty, SegmentRead<R> read) {
         checkOpen();
         long logEndOffset = logEndOffset();
         throwIfOutOfRange(fetchOffset, logEndOffset);
         if (fetchOffset == logEndOffset) {
-            return LogReadInfo.EMPTY;
+            return empty;
         }
         try {
             for (LogSegment segment : segments.values(fetchOffset, logEndOffset)) {
-                Optional<MemoryRecords> records = segment.read(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+                Optional<R> records = read.from(segment);
                 if (records.isPresent()) {
-                    return new LogReadInfo(records.get());
+                    return records.get();
                 }
             }
-            return LogReadInfo.EMPTY;
+            return empty;
         } catch (IOException e) {
             throw storageError("read offset " + fetchOffset, e);
         }
