@@ -513,9 +513,11 @@ public final class ClusterMetadata {
     }
 
     public void close() {
+        // Detached as a stopped broker's are, so that a timer firing before the loop itself stops (the cleaner, retention)
+        // finds no replica there rather than a closed log.
         for (Topic topic : topics.values()) {
             for (Partition p : topic.partitions()) {
-                p.logs().forEach(PartitionLog::close);
+                p.detachLogs().forEach(PartitionLog::close);
             }
         }
     }

@@ -253,6 +253,13 @@ public final class Partition {
         return logs.remove(brokerId);
     }
 
+    /** Every replica's log, no longer attached: the cluster is closing. */
+    List<PartitionLog> detachLogs() {
+        List<PartitionLog> detached = List.copyOf(logs.values());
+        logs.clear();
+        return detached;
+    }
+
     Collection<PartitionLog> logs() {
         return logs.values();
     }
