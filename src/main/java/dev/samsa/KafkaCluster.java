@@ -255,14 +255,23 @@ public final class KafkaCluster implements AutoCloseable {
                         + "': pass it with clientConfig(user, password)"));
             }
             Security.Mechanism mechanism = securitySpec.mechanisms().get(0);
-            String module = mechanism == Security.Mechanism.PLAIN
-                    ? "org.apache.kafka.common.security.plain.PlainLoginModule"
-                    : "org.apache.kafka.common.security.scram.ScramLoginModule";
+            String module = clientsClass(mechanism == Security.Mechanism.PLAIN
+                    ? "common.security.plain.PlainLoginModule" : "common.security.scram.ScramLoginModule");
             config.put("sasl.mechanism", mechanism.mechanismName());
             config.put("sasl.jaas.config", module + " required username=\"" + jaasQuoted(user) + "\" password=\""
                     + jaasQuoted(password) + "\";");
         }
         return config;
+    }
+
+    /**
+     * A class of the user's own kafka-clients, as a client config names it. Spelt in pieces because the packaged jar
+     * relocates its copy of kafka-clients and rewrites every string constant that starts with org.apache.kafka: a
+     * whole name here would send the user's client to Samsa's relocated login module (a ClassCastException for
+     * OAUTHBEARER's callback handler) and write into the launcher's client.properties a class no other JVM has.
+     */
+    private static String clientsClass(String name) {
+        return String.join(".", "org", "apache", "kafka", name);
     }
 
     /** The truststore, and for mutual TLS the keystore, as PEM strings or as PKCS12 files (Security.clientStores). */
@@ -304,7 +313,7 @@ public final class KafkaCluster implements AutoCloseable {
     private Map<String, Object> oauthBearerLogin(Security.Protocol protocol, String user) {
         Map<String, Object> config = new HashMap<>();
         config.put("sasl.mechanism", Security.Mechanism.OAUTHBEARER.mechanismName());
-        String module = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required";
+        String module = clientsClass("common.security.oauthbearer.OAuthBearerLoginModule") + " required";
         if (securitySpec.oauthBearerKey() != null) {
             config.put("sasl.jaas.config", module + ";");
             return config;
