@@ -144,6 +144,10 @@ public final class ConsumerGroup implements Group {
         if (memberEpoch < 0 && memberId.isEmpty() && groupInstanceId == null) {
             return;
         }
+        throwIfNotCurrentMember(memberId, memberEpoch);
+    }
+
+    private void throwIfNotCurrentMember(String memberId, int memberEpoch) {
         ConsumerGroupMember member = members.get(memberId);
         if (member == null) {
             throw new UnknownMemberIdException("Member " + memberId + " is not a member of group " + groupId + ".");
@@ -165,14 +169,7 @@ public final class ConsumerGroup implements Group {
         if (memberId == null && memberEpoch < 0) {
             return;
         }
-        ConsumerGroupMember member = members.get(memberId);
-        if (member == null) {
-            throw new UnknownMemberIdException("Member " + memberId + " is not a member of group " + groupId + ".");
-        }
-        if (memberEpoch != member.memberEpoch()) {
-            throw new StaleMemberEpochException("The member epoch " + memberEpoch + " is not the current epoch "
-                    + member.memberEpoch() + " of member " + memberId + ".");
-        }
+        throwIfNotCurrentMember(memberId, memberEpoch);
     }
 
     /** The epoch of the member holding the partition, assigned or pending revocation; -1 when it is free. */
