@@ -7,6 +7,7 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.concurrent.BlockingQueue;
@@ -57,6 +58,9 @@ final class Connection implements KafkaRequest.Responder {
 
     private static final Reply END = new Reply(CompletableFuture.completedFuture(null));
 
+    /** Enough for a burst of small requests in one read; larger frames are read straight into their own array. */
+    static final int READ_BUFFER_BYTES = 64 * 1024;
+
     private final Socket socket;
     private final String name;
     private final String clientAddress;
@@ -106,7 +110,8 @@ final class Connection implements KafkaRequest.Responder {
                 return;
             }
             // Not closed here: after an answer that ends the connection the reader stops, and the writer closes.
-            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
+            DataInputStream in = new DataInputStream(new ReusedBufferInputStream(socket.getInputStream(),
+                    ConnectionThreads.readBuffer(READ_BUFFER_BYTES)));
             while (!closed) {
                 int size;
                 try {
@@ -148,6 +153,15 @@ final class Connection implements KafkaRequest.Responder {
         if (byPeer && wasOpen) {
             // The client closed it (or its process died): proof that it stopped talking, which group liveness uses.
             dispatcher.connectionClosed(clientAddress);
+        }
+    }
+
+    /** A buffered stream over the pooled thread's read buffer ({@code buf} is BufferedInputStream's to replace). */
+    private static final class ReusedBufferInputStream extends BufferedInputStream {
+
+        ReusedBufferInputStream(InputStream in, byte[] buffer) {
+            super(in, 1);
+            buf = buffer;
         }
     }
 

@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * SocketServer starts no thread per connection either.
  *
  * <p>A thread serving a connection is named after it and sees the class loader of whoever started the cluster; an idle
- * one is named {@value #IDLE_NAME} and holds on to no test's class loader. Each thread keeps the writer's buffer across
- * the connections it serves ({@link #writeBuffer}).
+ * one is named {@value #IDLE_NAME} and holds on to no test's class loader. Each thread keeps the buffer it reads or
+ * writes through across the connections it serves ({@link #readBuffer}, {@link #writeBuffer}), one at a time.
  */
 final class ConnectionThreads {
 
@@ -52,8 +52,23 @@ final class ConnectionThreads {
     }
 
     /**
+     * A buffer of {@code bytes} for the calling thread's reader to fill from the socket: a pooled thread hands out the
+     * same one to each connection it serves, any other thread a new one. What it holds from an earlier connection is
+     * never read: a reader reads only what it filled in.
+     */
+    static byte[] readBuffer(int bytes) {
+        if (Thread.currentThread() instanceof PooledThread pooled) {
+            if (pooled.readBuffer == null || pooled.readBuffer.length != bytes) {
+                pooled.readBuffer = new byte[bytes];
+            }
+            return pooled.readBuffer;
+        }
+        return new byte[bytes];
+    }
+
+    /**
      * An empty direct buffer of {@code bytes} for the calling thread's writer: a pooled thread hands out the same one
-     * to each connection it serves (one connection at a time), any other thread a new one.
+     * to each connection it serves, any other thread a new one.
      */
     static ByteBuffer writeBuffer(int bytes) {
         if (Thread.currentThread() instanceof PooledThread pooled) {
@@ -72,6 +87,7 @@ final class ConnectionThreads {
 
     private static final class PooledThread extends Thread {
 
+        private byte[] readBuffer;
         private ByteBuffer writeBuffer;
 
         PooledThread(Runnable task) {
