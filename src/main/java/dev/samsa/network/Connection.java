@@ -26,10 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection: a reader thread that frames and decodes requests, and a writer thread that encodes and
- * writes answers strictly in request order, however late each answer is completed on the cluster loop. Fetched
- * records go from the segment's mapping to the socket without a copy ({@link ResponseSink}); every answer lets go
- * of them once written or dropped. Anything wrong with the bytes closes this connection only, with one log line
+ * One client connection: a reader that frames and decodes requests, and a writer that encodes and writes answers
+ * strictly in request order, however late each answer is completed on the cluster loop, each on a pooled thread
+ * ({@link ConnectionThreads}). Fetched records go from the segment's mapping to the socket without a copy
+ * ({@link ResponseSink}); every answer lets go of them once written or dropped. Anything wrong with the bytes closes this connection only, with one log line
  * naming the client and the reason.
  *
  * <p>Neither thread dies of an unexpected failure (a bug, or a {@link LinkageError} from a broken classpath): a
@@ -89,13 +89,14 @@ final class Connection implements KafkaRequest.Responder {
         this.onClose = onClose;
     }
 
-    void start() {
-        Thread reader = new Thread(this::readLoop, name + "-reader");
-        Thread writer = new Thread(this::writeLoop, name + "-writer");
-        reader.setDaemon(true);
-        writer.setDaemon(true);
-        writer.start();
-        reader.start();
+    /**
+     * Serves the connection on two pooled threads ({@link ConnectionThreads}) that see {@code loader} as their context
+     * class loader; both go back to the pool when the connection closes: the reader's blocking read ends when the
+     * socket closes, the writer at {@code END}.
+     */
+    void start(ClassLoader loader) {
+        ConnectionThreads.run(name + "-writer", loader, this::writeLoop);
+        ConnectionThreads.run(name + "-reader", loader, this::readLoop);
     }
 
     private void readLoop() {
