@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class PreparedStore {
 
+    private static final String IDLE_NAME = "samsa-idle-store-preparer";
     private static final ExecutorService PREPARER = preparer();
 
     private final MappedStoreFactory factory;
@@ -80,12 +81,16 @@ public final class PreparedStore {
         if (!claimed.compareAndSet(false, true)) {
             return;
         }
+        Thread self = Thread.currentThread();
+        self.setName("samsa-store-preparer");
         try {
             made.complete(make());
         } catch (IOException e) {
             made.completeExceptionally(new UncheckedIOException(e));
         } catch (RuntimeException | Error e) {
             made.completeExceptionally(e);
+        } finally {
+            self.setName(IDLE_NAME);
         }
     }
 
@@ -105,10 +110,13 @@ public final class PreparedStore {
         return store;
     }
 
-    /** One daemon thread for the whole JVM, ended after 10 s idle; it holds no test's class loader. */
+    /**
+     * One daemon thread for the whole JVM, ended after 10 s idle and named as idle between files; it holds no test's
+     * class loader.
+     */
     private static ExecutorService preparer() {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
-            Thread thread = new Thread(task, "samsa-store-preparer");
+            Thread thread = new Thread(task, IDLE_NAME);
             thread.setDaemon(true);
             thread.setContextClassLoader(PreparedStore.class.getClassLoader());
             return thread;
