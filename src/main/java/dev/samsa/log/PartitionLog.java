@@ -494,8 +494,7 @@ public final class PartitionLog implements AutoCloseable {
      * LogSegment#prepareFiles); a log with files already is left as it is.
      */
     public void prepareFilesInBackground() {
-        checkOpen();
-        segments.activeSegment().prepareFiles();
+        local.prepareFilesInBackground();
     }
 
     /** Base offsets of the segments, oldest first. */
