@@ -2,9 +2,7 @@ package dev.samsa.log;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -31,7 +29,9 @@ import org.apache.kafka.common.record.TimestampType;
 /**
  * The log of one partition replica, as Kafka's {@code UnifiedLog}: a directory
  * {@code <topic>-<partition>} of {@link LogSegment}s, with the leader epochs and the idempotent
- * producer state that go with it.
+ * producer state that go with it. The segments and their files are a {@link LocalLog}'s; this class owns what the
+ * records mean: append validation and offsets, producer state, leader epochs, the log start offset, transactions and
+ * retention.
  *
  * <p>Appends land in memory-mapped files, the page cache: they survive a process crash, and
  * {@link #flush(long)} makes them survive a power loss. {@link #open} recovers whatever it finds.
@@ -44,33 +44,20 @@ import org.apache.kafka.common.record.TimestampType;
  */
 public final class PartitionLog implements AutoCloseable {
 
-    private final Path dir;
+    private final LocalLog local;
     private final String name;
-    private final MappedStoreFactory stores;
-    private final LogSegments segments;
     private final LeaderEpochCache epochs;
     private final ProducerStateManager producers;
     private final LogStartOffsetCheckpoint checkpoint;
-    private LogConfig config;
     private long logStartOffset;
-    private long flushedOffset;
-    private long lastFlushMs;
-    private boolean closed;
 
-    private PartitionLog(Path dir, LogConfig config, MappedStoreFactory stores, long nowMs,
-                         LogLoader.LoadedLog loaded, LeaderEpochCache epochs, ProducerStateManager producers) {
-        this.dir = dir;
-        this.name = dir.getFileName().toString();
-        this.config = config;
-        this.stores = stores;
-        this.segments = loaded.segments();
-        this.logStartOffset = loaded.logStartOffset();
+    private PartitionLog(LocalLog local, long logStartOffset, LeaderEpochCache epochs, ProducerStateManager producers) {
+        this.local = local;
+        this.name = local.dir().getFileName().toString();
+        this.logStartOffset = logStartOffset;
         this.epochs = epochs;
         this.producers = producers;
-        this.checkpoint = new LogStartOffsetCheckpoint(dir);
-        // What recovery found is what the next power loss keeps, as Kafka's recovery point.
-        this.flushedOffset = logEndOffset();
-        this.lastFlushMs = nowMs;
+        this.checkpoint = new LogStartOffsetCheckpoint(local.dir());
     }
 
     /**
@@ -83,7 +70,8 @@ public final class PartitionLog implements AutoCloseable {
         LeaderEpochCache epochs = new LeaderEpochCache();
         ProducerStateManager producers = new ProducerStateManager(dir.getFileName().toString());
         LogLoader.LoadedLog loaded = LogLoader.load(dir, config, stores, nowMs, epochs, producers);
-        return new PartitionLog(dir, config, stores, nowMs, loaded, epochs, producers);
+        return new PartitionLog(new LocalLog(dir, config, stores, loaded.segments(), nowMs), loaded.logStartOffset(),
+                epochs, producers);
     }
 
     /**
@@ -103,9 +91,9 @@ public final class PartitionLog implements AutoCloseable {
      * @throws org.apache.kafka.common.errors.OutOfOrderSequenceException on a sequence gap
      */
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch, long nowMs) {
-        checkOpen();
+        local.checkOpen();
         MemoryRecords writable = writable(records);
-        LogValidator.ValidRecords valid = LogValidator.throwIfInvalid(writable, config, nowMs, name);
+        LogValidator.ValidRecords valid = LogValidator.throwIfInvalid(writable, config(), nowMs, name);
         for (LogValidator.ValidBatch validBatch : valid.batches()) {
             Optional<ProducerStateManager.BatchMetadata> duplicate = producers.findDuplicate(validBatch.batch());
             if (duplicate.isPresent()) {
@@ -121,7 +109,7 @@ public final class PartitionLog implements AutoCloseable {
             producerAppend.append(validBatch.batch(), nextOffset, nextOffset + count - 1);
             nextOffset += count;
         }
-        boolean logAppendTime = config.timestampType() == TimestampType.LOG_APPEND_TIME;
+        boolean logAppendTime = config().timestampType() == TimestampType.LOG_APPEND_TIME;
         nextOffset = firstOffset;
         for (LogValidator.ValidBatch validBatch : valid.batches()) {
             MutableRecordBatch batch = validBatch.batch();
@@ -138,7 +126,7 @@ public final class PartitionLog implements AutoCloseable {
         ByteBuffer buffer = writable.buffer();
         buffer.limit(buffer.position() + valid.validBytes());
         epochs.assign(leaderEpoch, firstOffset);
-        appendToSegments(MemoryRecords.readableRecords(buffer.slice()), firstOffset, nextOffset - 1, nowMs);
+        local.append(MemoryRecords.readableRecords(buffer.slice()), firstOffset, nextOffset - 1, nowMs);
         producerAppend.commit();
         maybeFlush(nowMs);
         return new LogAppendInfo(firstOffset, nextOffset - 1, logAppendTime ? nowMs : RecordBatch.NO_TIMESTAMP,
@@ -157,7 +145,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     public LogAppendInfo appendTxnMarkerAsLeader(long producerId, short producerEpoch, int coordinatorEpoch,
                                                  boolean committed, int leaderEpoch, long nowMs) {
-        checkOpen();
+        local.checkOpen();
         long offset = logEndOffset();
         EndTransactionMarker marker = new EndTransactionMarker(committed ? ControlRecordType.COMMIT : ControlRecordType.ABORT,
                 coordinatorEpoch);
@@ -165,7 +153,7 @@ public final class PartitionLog implements AutoCloseable {
         MemoryRecords records = MemoryRecords.withEndTransactionMarker(offset, nowMs, leaderEpoch, producerId,
                 producerEpoch, marker);
         epochs.assign(leaderEpoch, offset);
-        appendToSegments(records, offset, offset, nowMs);
+        local.append(records, offset, offset, nowMs);
         updateProducers(records, offset);
         maybeFlush(nowMs);
         return new LogAppendInfo(offset, offset, RecordBatch.NO_TIMESTAMP, logStartOffset, false);
@@ -182,7 +170,7 @@ public final class PartitionLog implements AutoCloseable {
      * @throws IllegalStateException if the first offset is below the log end offset
      */
     public void appendAsFollower(Records records, long nowMs) {
-        checkOpen();
+        local.checkOpen();
         long expected = logEndOffset();
         long firstOffset = -1L;
         int validBytes = 0;
@@ -207,7 +195,7 @@ public final class PartitionLog implements AutoCloseable {
         for (RecordBatch batch : valid.batches()) {
             epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
         }
-        appendToSegments(valid, firstOffset, expected - 1, nowMs);
+        local.append(valid, firstOffset, expected - 1, nowMs);
         updateProducers(valid, firstOffset);
         maybeFlush(nowMs);
     }
@@ -219,8 +207,8 @@ public final class PartitionLog implements AutoCloseable {
      * @throws OffsetOutOfRangeException if {@code fetchOffset} is below the log start or above the log end
      */
     public Records readMapped(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
-        return readFirstSegment(fetchOffset, MemoryRecords.EMPTY,
-                segment -> segment.readMapped(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch));
+        throwIfOutOfRange(fetchOffset);
+        return local.readMapped(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
     }
 
     /** Every batch from the log start to the log end as they are now, in offset order, read 1 MiB at a time. */
@@ -248,37 +236,13 @@ public final class PartitionLog implements AutoCloseable {
      * @throws OffsetOutOfRangeException if {@code fetchOffset} is below the log start or above the log end
      */
     public LogReadInfo read(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
-        return readFirstSegment(fetchOffset, LogReadInfo.EMPTY,
-                segment -> segment.read(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch).map(LogReadInfo::new));
+        throwIfOutOfRange(fetchOffset);
+        return local.read(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
     }
 
-    /** A segment's read of whole batches from {@code fetchOffset}, empty when the segment holds none to return. */
-    private interface SegmentRead<R> {
-        Optional<R> from(LogSegment segment) throws IOException;
-    }
-
-    /** The first segment from {@code fetchOffset} on that has batches to return, or {@code empty} at the log end. */
-    private <R> R readFirstSegment(long fetchOffset, R empty, SegmentRead<R> read) {
-        checkOpen();
+    private void throwIfOutOfRange(long fetchOffset) {
+        local.checkOpen();
         long logEndOffset = logEndOffset();
-        throwIfOutOfRange(fetchOffset, logEndOffset);
-        if (fetchOffset == logEndOffset) {
-            return empty;
-        }
-        try {
-            for (LogSegment segment : segments.values(fetchOffset, logEndOffset)) {
-                Optional<R> records = read.from(segment);
-                if (records.isPresent()) {
-                    return records.get();
-                }
-            }
-            return empty;
-        } catch (IOException e) {
-            throw storageError("read offset " + fetchOffset, e);
-        }
-    }
-
-    private void throwIfOutOfRange(long fetchOffset, long logEndOffset) {
         if (fetchOffset < logStartOffset || fetchOffset > logEndOffset) {
             throw new OffsetOutOfRangeException("Received request for offset " + fetchOffset + " for partition "
                     + name + ", but we only have log segments in the range " + logStartOffset + " to "
@@ -291,7 +255,7 @@ public final class PartitionLog implements AutoCloseable {
      * replicated), if below the high watermark, else the high watermark. A read_committed consumer reads up to it.
      */
     public long lastStableOffset(long highWatermark) {
-        checkOpen();
+        local.checkOpen();
         OptionalLong firstUnstable = producers.firstUnstableOffset(highWatermark);
         return firstUnstable.isPresent() ? Math.min(firstUnstable.getAsLong(), highWatermark) : highWatermark;
     }
@@ -301,19 +265,12 @@ public final class PartitionLog implements AutoCloseable {
      * from the segment holding {@code fetchOffset} on, in marker order.
      */
     public List<AbortedTxn> collectAbortedTransactions(long fetchOffset, long upperBoundOffset) {
-        checkOpen();
-        List<AbortedTxn> out = new ArrayList<>();
-        for (LogSegment segment : segments.values(fetchOffset, Long.MAX_VALUE)) {
-            if (segment.collectAbortedTxns(fetchOffset, upperBoundOffset, out)) {
-                break;
-            }
-        }
-        return out;
+        return local.collectAbortedTransactions(fetchOffset, upperBoundOffset);
     }
 
     /** Every producer this log knows, as DescribeProducers reports them, by producer id. */
     public List<ProducerState> activeProducers() {
-        checkOpen();
+        local.checkOpen();
         List<ProducerState> out = new ArrayList<>();
         producers.activeProducers().forEach((producerId, entry) -> out.add(new ProducerState(producerId,
                 entry.producerEpoch(), entry.lastSeq(), entry.lastTimestamp(), entry.coordinatorEpoch(),
@@ -328,13 +285,13 @@ public final class PartitionLog implements AutoCloseable {
      * longer recognised as a duplicate.
      */
     public void removeExpiredProducers(long nowMs, long expirationMs) {
-        checkOpen();
+        local.checkOpen();
         producers.removeExpiredProducers(nowMs, expirationMs);
     }
 
     /** The aborted transactions indexed in each segment, oldest segment first. */
     List<List<AbortedTxn>> abortedTxnsBySegment() {
-        return segments.values().stream().map(LogSegment::abortedTxns).toList();
+        return local.abortedTxnsBySegment();
     }
 
     /**
@@ -342,18 +299,7 @@ public final class PartitionLog implements AutoCloseable {
      * at least {@code timestamp}, as ListOffsets answers a timestamp query.
      */
     public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
-        checkOpen();
-        try {
-            for (LogSegment segment : segments.values()) {
-                Optional<TimestampAndOffset> found = segment.findOffsetByTimestamp(timestamp, logStartOffset);
-                if (found.isPresent()) {
-                    return found;
-                }
-            }
-            return Optional.empty();
-        } catch (IOException e) {
-            throw storageError("search timestamp " + timestamp, e);
-        }
+        return local.offsetForTimestamp(timestamp, logStartOffset);
     }
 
     /**
@@ -361,18 +307,7 @@ public final class PartitionLog implements AutoCloseable {
      * answers; {@link TimestampAndOffset#NONE} for an empty log.
      */
     public TimestampAndOffset maxTimestamp() {
-        checkOpen();
-        LogSegment latest = null;
-        for (LogSegment segment : segments.values()) {
-            if (segment.size() > 0 && (latest == null || segment.maxTimestampSoFar() > latest.maxTimestampSoFar())) {
-                latest = segment;
-            }
-        }
-        try {
-            return latest == null ? TimestampAndOffset.NONE : latest.maxTimestampRecord().orElse(TimestampAndOffset.NONE);
-        } catch (IOException e) {
-            throw storageError("find the largest timestamp", e);
-        }
+        return local.maxTimestamp();
     }
 
     /**
@@ -383,7 +318,7 @@ public final class PartitionLog implements AutoCloseable {
      * @throws OffsetOutOfRangeException if {@code offset} is above the log end offset
      */
     public long deleteRecordsBefore(long offset) {
-        checkOpen();
+        local.checkOpen();
         if (offset > logEndOffset()) {
             throw new OffsetOutOfRangeException("Cannot delete records of " + name + " before offset " + offset
                     + ", which is above the log end offset " + logEndOffset() + ".");
@@ -394,7 +329,7 @@ public final class PartitionLog implements AutoCloseable {
         try {
             checkpoint.write(offset);
             logStartOffset = offset;
-            segments.deleteSegmentsBelow(offset);
+            local.deleteSegmentsBelow(offset);
         } catch (IOException e) {
             throw storageError("delete records before " + offset, e);
         }
@@ -410,7 +345,7 @@ public final class PartitionLog implements AutoCloseable {
      * offset empties the log and starts it at {@code offset}.
      */
     public void truncateTo(long offset) {
-        checkOpen();
+        local.checkOpen();
         if (offset >= logEndOffset()) {
             return;
         }
@@ -419,11 +354,10 @@ public final class PartitionLog implements AutoCloseable {
                 truncateFullyAndStartAt(offset);
                 return;
             }
-            segments.truncateTo(offset, config.indexIntervalBytes());
+            local.truncateTo(offset);
             epochs.truncateFromEnd(logEndOffset());
             rebuildProducerState();
             producers.removeBefore(logStartOffset);
-            flushedOffset = Math.min(flushedOffset, logEndOffset());
         } catch (IOException e) {
             throw storageError("truncate to offset " + offset, e);
         }
@@ -431,16 +365,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Forces every segment written since the last flush to the device; {@code nowMs} is when, for flush.ms. */
     public void flush(long nowMs) {
-        checkOpen();
-        try {
-            for (LogSegment segment : segments.values(flushedOffset, Long.MAX_VALUE)) {
-                segment.flush();
-            }
-        } catch (IOException e) {
-            throw storageError("flush", e);
-        }
-        flushedOffset = logEndOffset();
-        lastFlushMs = nowMs;
+        local.flush(nowMs);
     }
 
     /**
@@ -449,23 +374,15 @@ public final class PartitionLog implements AutoCloseable {
      * {@link #open} recovers to the last whole batch.
      */
     public void closeWithPowerLoss(int tornBytes) {
-        checkOpen();
-        try {
-            for (LogSegment segment : segments.values()) {
-                segment.dropUnflushed(tornBytes);
-            }
-        } catch (IOException e) {
-            throw storageError("simulate a power loss", e);
-        }
-        close();
+        local.closeWithPowerLoss(tornBytes);
     }
 
     public void updateConfig(LogConfig config) {
-        this.config = config;
+        local.updateConfig(config);
     }
 
     public LogConfig config() {
-        return config;
+        return local.config();
     }
 
     public long logStartOffset() {
@@ -473,20 +390,20 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     public long logEndOffset() {
-        return segments.activeSegment().nextOffset();
+        return local.logEndOffset();
     }
 
     /** The log end offset at the last flush: what survives a power loss. */
     public long flushedOffset() {
-        return flushedOffset;
+        return local.flushedOffset();
     }
 
     public long unflushedMessages() {
-        return logEndOffset() - flushedOffset;
+        return local.unflushedMessages();
     }
 
     public long lastFlushMs() {
-        return lastFlushMs;
+        return local.lastFlushMs();
     }
 
     /** The leader epoch of the batch holding {@code offset}, as ListOffsets reports it for the earliest offset. */
@@ -500,7 +417,7 @@ public final class PartitionLog implements AutoCloseable {
      * Kept in memory only, like the rest of the cache; a restarted broker is a follower first.
      */
     public void assignLeaderEpoch(int epoch) {
-        checkOpen();
+        local.checkOpen();
         epochs.assign(epoch, logEndOffset());
     }
 
@@ -514,40 +431,22 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     public Path dir() {
-        return dir;
+        return local.dir();
     }
 
     /** Every segment, oldest first; the last is the active one, which the cleaner never touches. */
     public List<LogSegmentInfo> segmentInfos() {
-        checkOpen();
-        List<LogSegmentInfo> out = new ArrayList<>();
-        try {
-            for (LogSegment segment : segments.values()) {
-                out.add(new LogSegmentInfo(segment.baseOffset(), segment.nextOffset(), segment.size(),
-                        segment.maxTimestampSoFar(), segment.firstBatchTimestamp()));
-            }
-        } catch (IOException e) {
-            throw storageError("read the first batch of a segment", e);
-        }
-        return out;
+        return local.segmentInfos();
     }
 
     /** Starts a new active segment at the log end, unless the active one is empty, as Kafka's {@code roll}. */
     public void roll() {
-        checkOpen();
-        if (segments.activeSegment().size() == 0) {
-            return;
-        }
-        try {
-            segments.add(LogSegment.open(dir, logEndOffset(), stores));
-        } catch (IOException e) {
-            throw storageError("roll a segment at offset " + logEndOffset(), e);
-        }
+        local.roll();
     }
 
     /** Kafka's lastRecordsOfActiveProducers, by producer id. */
     public Map<Long, LastRecord> lastRecordsOfActiveProducers() {
-        checkOpen();
+        local.checkOpen();
         Map<Long, LastRecord> out = new HashMap<>();
         producers.activeProducers().forEach((producerId, entry) -> out.put(producerId, new LastRecord(
                 entry.lastOffset() < 0 ? OptionalLong.empty() : OptionalLong.of(entry.lastOffset()),
@@ -557,12 +456,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /** A new {@code .cleaned} file for the segments from {@code baseOffset} on; see {@link #replaceSegments}. */
     public CleanedSegment createCleanedSegment(long baseOffset) {
-        checkOpen();
-        try {
-            return new CleanedSegment(dir, baseOffset);
-        } catch (IOException e) {
-            throw storageError("create a cleaned segment at offset " + baseOffset, e);
-        }
+        return local.createCleanedSegment(baseOffset);
     }
 
     /**
@@ -576,56 +470,36 @@ public final class PartitionLog implements AutoCloseable {
      *         cleaned segment's base offset
      */
     public void replaceSegments(CleanedSegment cleaned, List<Long> oldBaseOffsets) {
-        checkOpen();
-        try {
-            segments.checkReplaceable(cleaned.baseOffset(), oldBaseOffsets);
-            cleaned.flush();
-            cleaned.close();
-            Path swap = LogFileUtils.swapFile(dir, cleaned.baseOffset());
-            Files.move(cleaned.file(), swap, StandardCopyOption.ATOMIC_MOVE);
-            segments.remove(oldBaseOffsets);
-            LogSegment segment = LogLoader.completeSwap(dir, swap, stores, config.indexIntervalBytes());
-            for (AbortedTxn txn : cleaned.abortedTxns()) {
-                segment.appendAbortedTxn(txn);
-            }
-            segments.insert(segment);
-        } catch (IOException e) {
-            throw storageError("swap in the cleaned segment at offset " + cleaned.baseOffset(), e);
-        }
+        local.replaceSegments(cleaned, oldBaseOffsets);
     }
 
     /** Unmaps the files; unflushed appends stay in the page cache, as after a process exit. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            segments.close();
-        } catch (IOException e) {
-            throw storageError("close", e);
-        }
+        local.close();
     }
 
     /** Closes the log and removes its directory. */
     public void delete() {
-        close();
-        try {
-            LogFileUtils.deleteRecursively(dir);
-        } catch (IOException e) {
-            throw storageError("delete", e);
-        }
+        local.delete();
     }
 
     @Override
     public String toString() {
-        return "PartitionLog(" + dir + ", offsets " + logStartOffset + ".." + logEndOffset() + ")";
+        return "PartitionLog(" + local.dir() + ", offsets " + logStartOffset + ".." + logEndOffset() + ")";
+    }
+
+    /**
+     * Has the files of an empty new log made on a background thread now rather than by its first append (see
+     * LogSegment#prepareFiles); a log with files already is left as it is.
+     */
+    public void prepareFilesInBackground() {
+        local.prepareFilesInBackground();
     }
 
     /** Base offsets of the segments, oldest first. */
     List<Long> segmentBaseOffsets() {
-        return segments.baseOffsets();
+        return local.segmentBaseOffsets();
     }
 
     /**
@@ -634,7 +508,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     private void rebuildProducerState() throws IOException {
         producers.clear();
-        for (LogSegment segment : segments.values()) {
+        for (LogSegment segment : local.segments().values()) {
             segment.resetTransactionIndex();
             segment.forEachBatch(batch -> producers.replay(batch, segment));
         }
@@ -653,7 +527,7 @@ public final class PartitionLog implements AutoCloseable {
         if (completed.isEmpty()) {
             return;
         }
-        LogSegment segment = segments.values(firstOffset, firstOffset + 1).iterator().next();
+        LogSegment segment = local.segments().values(firstOffset, firstOffset + 1).iterator().next();
         try {
             for (ProducerStateManager.CompletedTxn txn : completed) {
                 producers.complete(txn, segment);
@@ -663,21 +537,8 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    private void appendToSegments(Records records, long firstOffset, long lastOffset, long nowMs) {
-        try {
-            LogSegment active = segments.activeSegment();
-            if (active.shouldRoll(config, records.sizeInBytes(), lastOffset, nowMs)) {
-                active = LogSegment.open(dir, firstOffset, stores);
-                segments.add(active);
-            }
-            active.append(records, config.indexIntervalBytes(), nowMs);
-        } catch (IOException e) {
-            throw storageError("append offsets " + firstOffset + ".." + lastOffset, e);
-        }
-    }
-
     private void maybeFlush(long nowMs) {
-        if (unflushedMessages() >= config.flushMessages() || nowMs - lastFlushMs >= config.flushMs()) {
+        if (unflushedMessages() >= config().flushMessages() || nowMs - lastFlushMs() >= config().flushMs()) {
             flush(nowMs);
         }
     }
@@ -689,10 +550,10 @@ public final class PartitionLog implements AutoCloseable {
      * The log start offset when nothing can go.
      */
     public long retentionCutoff(long nowMs, long retentionMs, long retentionBytes, long maxOffset) {
-        checkOpen();
-        long total = segments.sizeInBytes();
+        local.checkOpen();
+        long total = local.segments().sizeInBytes();
         long cutoff = logStartOffset;
-        for (LogSegment segment : segments.values()) {
+        for (LogSegment segment : local.segments().values()) {
             boolean expired = retentionMs >= 0 && segment.maxTimestampSoFar() != RecordBatch.NO_TIMESTAMP
                     && segment.maxTimestampSoFar() < nowMs - retentionMs;
             boolean oversized = retentionBytes >= 0 && total - segment.size() >= retentionBytes;
@@ -710,7 +571,7 @@ public final class PartitionLog implements AutoCloseable {
      * records it would need to catch up from where it is.
      */
     public void resetTo(long offset) {
-        checkOpen();
+        local.checkOpen();
         try {
             truncateFullyAndStartAt(offset);
         } catch (IOException e) {
@@ -719,11 +580,9 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private void truncateFullyAndStartAt(long offset) throws IOException {
-        segments.deleteAll();
-        segments.add(LogSegment.open(dir, offset, stores));
+        local.truncateFullyAndStartAt(offset);
         checkpoint.write(offset);
         logStartOffset = offset;
-        flushedOffset = offset;
         epochs.clear();
         producers.clear();
     }
@@ -739,13 +598,7 @@ public final class PartitionLog implements AutoCloseable {
         return MemoryRecords.readableRecords(copy);
     }
 
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("Log " + dir + " is closed");
-        }
-    }
-
     private KafkaStorageException storageError(String action, IOException e) {
-        return new KafkaStorageException("Cannot " + action + " in log " + dir + ": " + e.getMessage(), e);
+        return local.storageError(action, e);
     }
 }

@@ -7,6 +7,7 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.concurrent.BlockingQueue;
@@ -26,10 +27,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection: a reader thread that frames and decodes requests, and a writer thread that encodes and
- * writes answers strictly in request order, however late each answer is completed on the cluster loop. Fetched
- * records go from the segment's mapping to the socket without a copy ({@link ResponseSink}); every answer lets go
- * of them once written or dropped. Anything wrong with the bytes closes this connection only, with one log line
+ * One client connection: a reader that frames and decodes requests, and a writer that encodes and writes answers
+ * strictly in request order, however late each answer is completed on the cluster loop, each on a pooled thread
+ * ({@link ConnectionThreads}). Fetched records go from the segment's mapping to the socket without a copy
+ * ({@link ResponseSink}); every answer lets go of them once written or dropped. Anything wrong with the bytes closes this connection only, with one log line
  * naming the client and the reason.
  *
  * <p>Neither thread dies of an unexpected failure (a bug, or a {@link LinkageError} from a broken classpath): a
@@ -56,6 +57,9 @@ final class Connection implements KafkaRequest.Responder {
     }
 
     private static final Reply END = new Reply(CompletableFuture.completedFuture(null));
+
+    /** Enough for a burst of small requests in one read; larger frames are read straight into their own array. */
+    static final int READ_BUFFER_BYTES = 64 * 1024;
 
     private final Socket socket;
     private final String name;
@@ -89,13 +93,14 @@ final class Connection implements KafkaRequest.Responder {
         this.onClose = onClose;
     }
 
-    void start() {
-        Thread reader = new Thread(this::readLoop, name + "-reader");
-        Thread writer = new Thread(this::writeLoop, name + "-writer");
-        reader.setDaemon(true);
-        writer.setDaemon(true);
-        writer.start();
-        reader.start();
+    /**
+     * Serves the connection on two pooled threads ({@link ConnectionThreads}) that see {@code loader} as their context
+     * class loader; both go back to the pool when the connection closes: the reader's blocking read ends when the
+     * socket closes, the writer at {@code END}.
+     */
+    void start(ClassLoader loader) {
+        ConnectionThreads.run(name + "-writer", loader, this::writeLoop);
+        ConnectionThreads.run(name + "-reader", loader, this::readLoop);
     }
 
     private void readLoop() {
@@ -105,7 +110,8 @@ final class Connection implements KafkaRequest.Responder {
                 return;
             }
             // Not closed here: after an answer that ends the connection the reader stops, and the writer closes.
-            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
+            DataInputStream in = new DataInputStream(new ReusedBufferInputStream(socket.getInputStream(),
+                    ConnectionThreads.readBuffer(READ_BUFFER_BYTES)));
             while (!closed) {
                 int size;
                 try {
@@ -147,6 +153,15 @@ final class Connection implements KafkaRequest.Responder {
         if (byPeer && wasOpen) {
             // The client closed it (or its process died): proof that it stopped talking, which group liveness uses.
             dispatcher.connectionClosed(clientAddress);
+        }
+    }
+
+    /** A buffered stream over the pooled thread's read buffer ({@code buf} is BufferedInputStream's to replace). */
+    private static final class ReusedBufferInputStream extends BufferedInputStream {
+
+        ReusedBufferInputStream(InputStream in, byte[] buffer) {
+            super(in, 1);
+            buf = buffer;
         }
     }
 

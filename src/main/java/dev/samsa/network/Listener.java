@@ -23,7 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A broker's listener on 127.0.0.1: accepts connections and gives each its own reader and writer.
+ * A broker's listener on 127.0.0.1: accepts connections and serves each with a reader and a writer on pooled threads
+ * ({@link ConnectionThreads}).
  *
  * <p>Its threads never die of a failure: when {@code accept()} fails (out of file descriptors, say) the acceptor backs
  * off, doubling up to {@value #MAX_BACKOFF_MS} ms, and logs once per {@value #LOG_INTERVAL_MS} ms of back-off with the
@@ -47,6 +48,8 @@ public final class Listener implements AutoCloseable {
     private final Consumer<Throwable> onUnexpected;
     private final ListenerSecurity security;
     private final WallClock wall;
+    /** The class loader of whoever started the cluster, which the acceptor and connection threads see. */
+    private final ClassLoader starter;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile boolean closed;
@@ -90,9 +93,9 @@ public final class Listener implements AutoCloseable {
         this.server = socket.socket();
         // The acceptor, and the connection threads it starts, see the class loader of whoever started the cluster,
         // as a thread of its own would.
-        ClassLoader starter = Thread.currentThread().getContextClassLoader();
+        this.starter = Thread.currentThread().getContextClassLoader();
         try {
-            ACCEPTORS.execute(() -> acceptLoop(starter));
+            ACCEPTORS.execute(this::acceptLoop);
         } catch (RuntimeException | Error e) {
             server.close();
             throw e;
@@ -103,7 +106,7 @@ public final class Listener implements AutoCloseable {
         return server.getLocalPort();
     }
 
-    private void acceptLoop(ClassLoader starter) {
+    private void acceptLoop() {
         Thread self = Thread.currentThread();
         acceptor = self;
         self.setName(name + "-acceptor");
@@ -173,7 +176,7 @@ public final class Listener implements AutoCloseable {
                 connection.close();
                 return;
             }
-            connection.start();
+            connection.start(starter);
         } catch (IOException | RuntimeException | Error e) {
             // Out of threads or descriptors half-way: whatever was opened for this connection is closed again.
             if (holder[0] != null) {

@@ -41,7 +41,7 @@ final class ResponseSink implements TransferableChannel {
 
     static ResponseSink of(Socket socket) throws IOException {
         if (!(socket instanceof SSLSocket) && socket.getChannel() != null) {
-            return new ResponseSink(socket.getChannel(), null, ByteBuffer.allocateDirect(BUFFER_BYTES));
+            return new ResponseSink(socket.getChannel(), null, ConnectionThreads.writeBuffer(BUFFER_BYTES));
         }
         return new ResponseSink(null, socket.getOutputStream(), ByteBuffer.allocate(BUFFER_BYTES));
     }
