@@ -20,10 +20,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
- * Start and close leave nothing behind in the JVM: no Samsa thread (but the idle loop, acceptor and connection threads
- * kept for the next cluster; network/ConnectionThreadsTest shows that closed connections give theirs back), no open
- * file or mapping of a data directory, no temporary directory; a start that fails half-way neither. Read from /proc,
- * so Linux only.
+ * Start and close leave nothing behind in the JVM: no Samsa thread (but the idle loop, acceptor, connection and
+ * store-preparer threads kept for the next cluster; network/ConnectionThreadsTest shows that closed connections give
+ * theirs back), no open file or mapping of a data directory, no temporary directory; a start that fails half-way
+ * neither. Read from /proc, so Linux only.
  */
 class ResourceLeakTest {
 
@@ -132,7 +132,8 @@ class ResourceLeakTest {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
                 .filter(name -> name.startsWith("samsa-") && !name.equals("samsa-store-probe")
                         && !name.equals("samsa-idle-acceptor") && !name.equals("samsa-idle-loop")
-                        && !name.equals("samsa-idle-connection")).sorted().toList();
+                        && !name.equals("samsa-idle-connection") && !name.equals("samsa-idle-store-preparer"))
+                .sorted().toList();
     }
 
     private static int liveThreads() {

@@ -449,7 +449,13 @@ public final class ClusterMetadata {
     PartitionLog openLog(Topic topic, Partition partition, int broker) {
         Path dir = logDir(topic, partition, broker);
         try {
-            return PartitionLog.open(dir, logConfig(topic, broker), stores, clock.getAsLong());
+            PartitionLog log = PartitionLog.open(dir, logConfig(topic, broker), stores, clock.getAsLong());
+            if (org.apache.kafka.common.internals.Topic.isInternal(topic.name())) {
+                // A coordinator writes to its partition as a group joins or a transaction starts: the files are made
+                // now, off the loop, instead of while a client waits for that first write on three replicas.
+                log.prepareFilesInBackground();
+            }
+            return log;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot open the log of " + partition.topicPartition() + " in " + dir, e);
         }

@@ -202,6 +202,12 @@ final class LocalLog implements AutoCloseable {
         }
     }
 
+    /** See {@link PartitionLog#prepareFilesInBackground()}. */
+    void prepareFilesInBackground() {
+        checkOpen();
+        segments.activeSegment().prepareFiles();
+    }
+
     /** See {@link PartitionLog#roll}. */
     void roll() {
         checkOpen();

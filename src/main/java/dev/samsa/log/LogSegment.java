@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import dev.samsa.log.store.MappedStore;
 import dev.samsa.log.store.MappedStoreFactory;
+import dev.samsa.log.store.PreparedStore;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.record.DefaultRecordBatch;
 import org.apache.kafka.common.record.MemoryRecords;
@@ -38,6 +39,8 @@ final class LogSegment {
     private final MappedStoreFactory stores;
     /** Null until the first append to a segment created by {@link #createOnFirstAppend}. */
     private MappedStore log;
+    /** The log file being made ahead of the first append ({@link #prepareFiles}), until that append takes it. */
+    private PreparedStore prepared;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
     private final TransactionIndex txnIndex;
@@ -84,8 +87,32 @@ final class LogSegment {
      * they are first written.
      */
     private void createFiles() throws IOException {
+        if (prepared != null) {
+            PreparedStore ready = prepared;
+            prepared = null;
+            log = ready.take();
+            return;
+        }
         Files.createDirectories(logFile.getParent());
         log = stores.create(logFile);
+    }
+
+    /**
+     * Has the files of a segment from {@link #createOnFirstAppend} made on a background thread now, so that its first
+     * append does no file-system work; for a replica that is about to be written, such as a coordinator's partition.
+     */
+    void prepareFiles() {
+        if (log == null && prepared == null) {
+            prepared = PreparedStore.start(stores, logFile);
+        }
+    }
+
+    private void cancelPreparedFiles() throws IOException {
+        if (prepared != null) {
+            PreparedStore unused = prepared;
+            prepared = null;
+            unused.cancel();
+        }
     }
 
     /** Sees the batches of a segment in order; may write to the segment's transaction index. */
@@ -339,6 +366,7 @@ final class LogSegment {
     /** Writes the index files and unmaps the log. */
     void close() throws IOException {
         if (log == null) {
+            cancelPreparedFiles();
             return;
         }
         try (MappedStore store = log) {
@@ -349,6 +377,7 @@ final class LogSegment {
     }
 
     void deleteFiles() throws IOException {
+        cancelPreparedFiles();
         if (log != null) {
             try (MappedStore store = log) {
                 txnIndex.close();

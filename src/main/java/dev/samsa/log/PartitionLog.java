@@ -489,6 +489,14 @@ public final class PartitionLog implements AutoCloseable {
         return "PartitionLog(" + local.dir() + ", offsets " + logStartOffset + ".." + logEndOffset() + ")";
     }
 
+    /**
+     * Has the files of an empty new log made on a background thread now rather than by its first append (see
+     * LogSegment#prepareFiles); a log with files already is left as it is.
+     */
+    public void prepareFilesInBackground() {
+        local.prepareFilesInBackground();
+    }
+
     /** Base offsets of the segments, oldest first. */
     List<Long> segmentBaseOffsets() {
         return local.segmentBaseOffsets();

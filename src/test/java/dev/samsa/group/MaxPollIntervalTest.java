@@ -15,15 +15,18 @@ import dev.samsa.event.MemberJoined;
 import dev.samsa.event.MemberRemoved;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -42,15 +45,24 @@ class MaxPollIntervalTest {
     @Test
     void aMemberThatStopsPollingIsRemovedItsCommitFailsAndItsUncommittedRecordsAreDeliveredAgain() {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(21).topic(TOPIC, 6, 3).start()) {
+            // Written before the group forms: producing takes seconds on a busy machine, longer than the slow
+            // member's poll interval, and no member may stop polling before the test means it to.
+            List<String> sent = produce(cluster, TOPIC, 6, 10);
             String range = "org.apache.kafka.clients.consumer.RangeAssignor";
             KafkaConsumer<String, String> slow = consumer(cluster, GROUP, TOPIC, Map.of("client.id", "slow",
                     "max.poll.interval.ms", "1500", "max.poll.records", "5", "partition.assignment.strategy", range));
             KafkaConsumer<String, String> steady = consumer(cluster, GROUP, TOPIC, Map.of("client.id", "steady",
                     "max.poll.interval.ms", "60000", "max.poll.records", "5", "partition.assignment.strategy", range));
             try {
+                // Paused while the group settles, so the polls that form it read nothing.
+                AtomicBoolean settling = new AtomicBoolean(true);
+                subscribePausedWhile(settling, slow);
+                subscribePausedWhile(settling, steady);
                 Groups.awaitStable(cluster, GROUP, List.of(slow, steady));
                 int generation = cluster.group(GROUP).generation();
-                List<String> sent = produce(cluster, TOPIC, 6, 10);
+                settling.set(false);
+                slow.resume(slow.assignment());
+                steady.resume(steady.assignment());
 
                 // The slow member processes one batch and commits it, then processes a second batch and, before it
                 // can commit, gets stuck (a slow downstream call): no poll() for longer than max.poll.interval.ms.
@@ -117,6 +129,22 @@ class MaxPollIntervalTest {
                 closeQuietly(steady);
             }
         }
+    }
+
+    /** Subscribes {@code consumer} again, pausing every partition it is assigned while {@code paused} holds. */
+    private static void subscribePausedWhile(AtomicBoolean paused, KafkaConsumer<String, String> consumer) {
+        consumer.subscribe(List.of(TOPIC), new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            }
+
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                if (paused.get()) {
+                    consumer.pause(partitions);
+                }
+            }
+        });
     }
 
     /** Polls until a non-empty batch arrives; its values. */

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -29,6 +30,7 @@ import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.record.SimpleRecord;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.AfterEach;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -147,6 +149,36 @@ class PartitionLogTest {
         log.close();
         assertThat(listFiles(dir)).as("the indexes are written on close").containsExactlyInAnyOrder(
                 "00000000000000000000.log", "00000000000000000000.index", "00000000000000000000.timeindex");
+    }
+
+    @Test
+    void shouldHaveTheFilesOfAPreparedLogMadeBeforeItsFirstAppendAndKeepTheLogEmpty() throws IOException {
+        Path dir = tmp.resolve("orders-0");
+        open(LogConfigs.defaults());
+        log.prepareFilesInBackground();
+        Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> Files.exists(dir.resolve("00000000000000000000.log")));
+
+        log.appendAsLeader(batch("a"), 0, NOW);
+        assertThat(readAll(log, 0)).containsExactly("0:a");
+        log.close();
+        open(LogConfigs.defaults());
+        assertThat(readAll(log, 0)).as("after a reopen").containsExactly("0:a");
+    }
+
+    @Test
+    void shouldReopenAPreparedLogNobodyWroteToAsEmptyAndDeleteItsDirectory() throws IOException {
+        Path dir = tmp.resolve("orders-0");
+        open(LogConfigs.defaults());
+        log.prepareFilesInBackground();
+        log.close();
+        open(LogConfigs.defaults());
+        assertThat(log.logEndOffset()).isZero();
+        log.appendAsLeader(batch("a"), 0, NOW);
+        assertThat(readAll(log, 0)).containsExactly("0:a");
+
+        log.delete();
+        assertThat(dir).as("whether or not the background thread had made the files").doesNotExist();
     }
 
     @Test

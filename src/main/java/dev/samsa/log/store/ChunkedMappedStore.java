@@ -99,6 +99,13 @@ abstract class ChunkedMappedStore implements MappedStore {
     }
 
     @Override
+    public final void mapFirstChunk() throws IOException {
+        checkOpen();
+        // A zero over the zero of a new file: the page is allocated, and nothing counts as written.
+        writeInChunk(0, ByteBuffer.wrap(ZEROS), 0, 1);
+    }
+
+    @Override
     public final ByteBuffer read(long position, int length) throws IOException {
         checkOpen();
         byte[] dst = new byte[length];

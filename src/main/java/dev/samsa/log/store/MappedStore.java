@@ -47,6 +47,14 @@ public interface MappedStore extends Closeable {
      */
     StoreView view(long position, int length) throws IOException;
 
+    /**
+     * Maps the first chunk (growing the file to it) and has the file system allocate its first page, writing nothing
+     * that reads differently: the first {@link #write} then costs no file-system work. For a store made ahead of use.
+     *
+     * @throws IOException naming the file, if it cannot be created or mapped
+     */
+    void mapFirstChunk() throws IOException;
+
     /** Size of the file on disk, which is at least the end of the last write. */
     long fileSize() throws IOException;
 
