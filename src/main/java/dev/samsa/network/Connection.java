@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * One client connection: a reader that frames and decodes requests, and a writer that encodes and writes answers
  * strictly in request order, however late each answer is completed on the cluster loop, each on a pooled thread
  * ({@link ConnectionThreads}). Fetched records go from the segment's mapping to the socket without a copy
- * ({@link ResponseSink}); every answer lets go of them once written or dropped. Anything wrong with the bytes closes this connection only, with one log line
- * naming the client and the reason.
+ * ({@link ResponseSink}); every answer lets go of them once written or dropped. Anything wrong with the bytes closes
+ * this connection only, with one log line naming the client and the reason.
  *
  * <p>Neither thread dies of an unexpected failure (a bug, or a {@link LinkageError} from a broken classpath): a
  * request that can still be answered gets UNKNOWN_SERVER_ERROR, otherwise the connection is closed, so the client

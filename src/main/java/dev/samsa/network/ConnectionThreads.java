@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The threads connections read and write on: one JVM-wide pool of daemon threads, each kept for
  * {@value #IDLE_SECONDS} s when idle. A client opens a connection per broker it meets (bootstrap, coordinator,
  * leaders), and with a thread pair started per connection the first request waited for both to exist; Kafka's
- * SocketServer starts no thread per connection either.
+ * SocketServer starts no thread per connection either (one acceptor and {@code num.network.threads}, default 3,
+ * processors per listener).
  *
  * <p>A thread serving a connection is named after it and sees the class loader of whoever started the cluster; an idle
  * one is named {@value #IDLE_NAME} and holds on to no test's class loader. Each thread keeps the buffer it reads or
