@@ -91,7 +91,8 @@ class ConnectionThreadsTest {
         } finally {
             self.setContextClassLoader(previous);
         }
-        try (KafkaCluster cluster = started; RawConnection connection = RawConnection.connect(cluster.brokers().get(0))) {
+        try (KafkaCluster cluster = started;
+             RawConnection connection = RawConnection.connect(cluster.brokers().get(0))) {
             apiVersions(connection);
             assertThat(threads(name -> name.contains("-conn-"))).as("threads serving the connection").hasSize(2)
                     .allSatisfy(thread -> assertThat(thread.getContextClassLoader()).isSameAs(testLoader));
