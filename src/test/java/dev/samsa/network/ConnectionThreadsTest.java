@@ -7,9 +7,12 @@ import dev.samsa.Broker;
 import dev.samsa.KafkaCluster;
 import dev.samsa.RawConnection;
 import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
@@ -72,6 +75,34 @@ class ConnectionThreadsTest {
         }
     }
 
+    /**
+     * A connection's threads see the class loader of whoever started the cluster, as threads of its own would; back in
+     * the pool they hold on to no test's class loader.
+     */
+    @Test
+    void aConnectionThreadSeesTheStartersClassLoaderAndAnIdleOneLetsItGo() throws Exception {
+        ClassLoader testLoader = new URLClassLoader(new URL[0], getClass().getClassLoader());
+        Thread self = Thread.currentThread();
+        ClassLoader previous = self.getContextClassLoader();
+        KafkaCluster started;
+        self.setContextClassLoader(testLoader);
+        try {
+            started = KafkaCluster.builder().start();
+        } finally {
+            self.setContextClassLoader(previous);
+        }
+        try (KafkaCluster cluster = started; RawConnection connection = RawConnection.connect(cluster.brokers().get(0))) {
+            apiVersions(connection);
+            assertThat(threads(name -> name.contains("-conn-"))).as("threads serving the connection").hasSize(2)
+                    .allSatisfy(thread -> assertThat(thread.getContextClassLoader()).isSameAs(testLoader));
+        }
+        awaitNoBusyConnectionThread();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(threads(name -> name.equals(ConnectionThreads.IDLE_NAME))).as("idle connection threads")
+                        .isNotEmpty()
+                        .allSatisfy(thread -> assertThat(thread.getContextClassLoader()).isNotSameAs(testLoader)));
+    }
+
     private static void apiVersionsOnANewConnection(Broker broker) throws IOException {
         try (RawConnection connection = RawConnection.connect(broker)) {
             apiVersions(connection);
@@ -91,8 +122,12 @@ class ConnectionThreadsTest {
 
     /** Connection threads are named after the connection they serve ({@code <listener>-conn-<n>-reader}). */
     private static List<String> busyConnectionThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(name -> name.contains("-conn-")).sorted().toList();
+        return threads(name -> name.contains("-conn-")).stream().map(Thread::getName).sorted().toList();
+    }
+
+    private static List<Thread> threads(Predicate<String> name) {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+                .filter(thread -> name.test(thread.getName())).toList();
     }
 
     private static int liveThreads() {
