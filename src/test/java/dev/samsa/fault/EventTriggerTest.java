@@ -133,8 +133,8 @@ class EventTriggerTest {
 
     /**
      * {@code When.acknowledged}: the leader crashes once it has acknowledged 25 records, with a producer that keeps
-     * five requests in flight; the crash comes before the leader appends anything more, so its log ends exactly where
-     * the acknowledged count that fired the trigger says.
+     * five small requests in flight; the crash comes before the leader appends anything more, so its log ends exactly
+     * where the acknowledged count that fired the trigger says.
      */
     @Test
     void aLeaderCrashedOnceItAcknowledgedACountOfRecordsHasAppendedNothingBeyondThem() throws Exception {
@@ -153,6 +153,11 @@ class EventTriggerTest {
             config.put("acks", "1");
             config.put("enable.idempotence", "false");
             config.put("max.in.flight.requests.per.connection", "5");
+            // Batches of one record's estimated size (a few of these small records): however fast the machine, the
+            // 60 records never gather into one batch whose acknowledgement fires the trigger and is also the last one.
+            // The producer could then see it and the test go on before the loop has run the crash; here the later
+            // batches can only be acknowledged by the next leader, so the flush below returns after the crash.
+            config.put("batch.size", "1");
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
                 for (int n = 0; n < 60; n++) {
                     producer.send(new ProducerRecord<>("orders", 0, "k", "r" + n));
