@@ -111,10 +111,6 @@ public final class Timeline implements ClusterTimeline {
         }
     }
 
-    /**
-     * Where fired trigger actions go. The cluster hands them to its loop, to run once the step that recorded the event
-     * is over; until one is set they run right after the event is recorded.
-     */
     /** Where {@link #findings()} comes from: the cluster's history check. */
     public void findingsFrom(Supplier<List<Finding>> findings) {
         this.findings = Objects.requireNonNull(findings, "findings");
@@ -125,6 +121,10 @@ public final class Timeline implements ClusterTimeline {
         return findings.get();
     }
 
+    /**
+     * Where fired trigger actions go. The cluster hands them to its loop, to run once the step that recorded the event
+     * is over; until one is set they run right after the event is recorded.
+     */
     public void runTriggersWith(Consumer<Runnable> runner) {
         this.triggerRunner = Objects.requireNonNull(runner, "runner");
     }

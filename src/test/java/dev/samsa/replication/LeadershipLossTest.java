@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class LeadershipLossTest {
 
     @Test
-    void aProduceParkedOnAStaleLeaderIsAcknowledgedByTheNewLeaderWithinASecondOfTheHeal() throws Exception {
+    void aProduceParkedOnAStaleLeaderIsAcknowledgedByTheNewLeaderAtTheHealNotAtItsRequestTimeout() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(30).topic("orders", 1, 3).start();
              KafkaProducer<String, String> producer = producer(cluster, "all", Map.of("metadata.max.age.ms", "300000",
                      "request.timeout.ms", "30000", "delivery.timeout.ms", "120000"))) {
@@ -51,11 +51,9 @@ class LeadershipLossTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> partition.logEndOffset(stale) == 2);
 
             cluster.broker(stale).heal();
-            long healedAt = System.nanoTime();
             // Answered NOT_LEADER_OR_FOLLOWER at the heal, the producer retries on the new leader at once; before, it
-            // heard nothing until its request.timeout.ms (30 s).
-            RecordMetadata acknowledged = parked.get(1, TimeUnit.SECONDS);
-            assertThat((System.nanoTime() - healedAt) / 1_000_000).as("ms from the heal to the acknowledgement").isLessThan(1000);
+            // heard nothing until its request.timeout.ms (30 s). 10 s tells the two apart on a busy machine too.
+            RecordMetadata acknowledged = parked.get(10, TimeUnit.SECONDS);
             assertThat(acknowledged.offset()).isEqualTo(1);
             assertThat(partition.leader()).isNotEqualTo(stale);
             cluster.events().await(Truncated.class, t -> t.brokerId() == stale,
@@ -65,7 +63,7 @@ class LeadershipLossTest {
     }
 
     @Test
-    void aConsumerFetchParkedOnAStaleLeaderIsAnsweredAtTheHealAndReadsFromTheNewLeaderWithinASecond() throws Exception {
+    void aConsumerFetchParkedOnAStaleLeaderIsAnsweredAtTheHealAndReadsFromTheNewLeaderNotAfterItsMaxWait() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(30).topic("orders", 1, 3).start();
              KafkaProducer<String, String> producer = producer(cluster, "all", Map.of())) {
             PartitionView partition = cluster.partition("orders", 0);
@@ -91,13 +89,12 @@ class LeadershipLossTest {
                 }
 
                 cluster.broker(stale).heal();
-                long healedAt = System.nanoTime();
                 List<String> read = new ArrayList<>();
-                await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(1)).until(() -> {
+                // Its parked fetch is answered at the heal, not after fetch.max.wait.ms (30 s).
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(() -> {
                     consumer.poll(Duration.ofMillis(20)).forEach(r -> read.add(r.value()));
                     return !read.isEmpty();
                 });
-                assertThat((System.nanoTime() - healedAt) / 1_000_000).as("ms from the heal to the record").isLessThan(1000);
                 assertThat(read).containsExactly("after-0");
             } finally {
                 // Its next fetch is parked for up to 30 s; closing need not wait for it.
