@@ -23,8 +23,10 @@ class GroupSessionTimeoutTest {
     void advancingTheClockPastTheSessionRemovesOnlyTheMemberThatStoppedHeartbeating() {
         try (KafkaCluster cluster = KafkaCluster.builder().seed(5).clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z")))
                 .topic("orders", 6, 1).start()) {
-            KafkaConsumer<String, String> live = consumer(cluster, "live");
-            KafkaConsumer<String, String> dying = consumer(cluster, "dying");
+            // The live member heartbeats every second: the jump must not count a stall of a busy machine (a few
+            // hundred ms without a heartbeat) as silence, and two intervals of slack allow for one.
+            KafkaConsumer<String, String> live = consumer(cluster, "live", 1000);
+            KafkaConsumer<String, String> dying = consumer(cluster, "dying", 100);
             try {
                 Groups.awaitStable(cluster, "billing", List.of(live, dying));
                 int generation = cluster.group("billing").generation();
@@ -69,11 +71,11 @@ class GroupSessionTimeoutTest {
         }
     }
 
-    static KafkaConsumer<String, String> consumer(KafkaCluster cluster, String clientId) {
+    private static KafkaConsumer<String, String> consumer(KafkaCluster cluster, String clientId, int heartbeatMs) {
         Map<String, Object> config = cluster.consumerConfig("billing");
         config.put("client.id", clientId);
         config.put("session.timeout.ms", "45000");
-        config.put("heartbeat.interval.ms", "100");
+        config.put("heartbeat.interval.ms", String.valueOf(heartbeatMs));
         KafkaConsumer<String, String> c = new KafkaConsumer<>(config);
         c.subscribe(List.of("orders"));
         return c;
