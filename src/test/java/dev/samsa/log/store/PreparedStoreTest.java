@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,12 +21,8 @@ class PreparedStoreTest {
     @TempDir
     Path tmp;
 
-    static Stream<MappedStoreFactory> factories() {
-        return Stream.of(MappedStores.chronicle(), MappedStores.jdk());
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("factories")
+    @MethodSource("dev.samsa.log.store.MappedStoreTest#factories")
     void shouldMakeTheDirectoryAndFileInTheBackgroundAndHandOverAStoreThatReadsAsEmpty(MappedStoreFactory stores)
             throws IOException {
         Path file = tmp.resolve("offsets-0").resolve("00000000000000000000.log");
