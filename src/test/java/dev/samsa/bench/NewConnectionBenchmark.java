@@ -3,7 +3,6 @@ package dev.samsa.bench;
 import dev.samsa.Broker;
 import dev.samsa.KafkaCluster;
 import dev.samsa.RawConnection;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -31,9 +30,9 @@ public final class NewConnectionBenchmark {
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.log.dev.samsa", "warn");
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
-        int connections = arg(args, 0, 2000);
-        int warmups = arg(args, 1, 500);
-        int admins = arg(args, 2, 100);
+        int connections = NanoSamples.arg(args, 0, 2000);
+        int warmups = NanoSamples.arg(args, 1, 500);
+        int admins = NanoSamples.arg(args, 2, 100);
         System.out.printf(Locale.ROOT, "JVM %s, %d CPUs, %d connections after %d warm-ups, %d admins%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(), connections, warmups, admins);
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(1).start()) {
@@ -47,7 +46,7 @@ public final class NewConnectionBenchmark {
                 apiVersionsOnANewConnection(broker);
                 raw[i] = System.nanoTime() - begin;
             }
-            System.out.printf(Locale.ROOT, "connect + ApiVersions + close: %s%n", summary(raw));
+            System.out.printf(Locale.ROOT, "connect + ApiVersions + close: %s%n", NanoSamples.summary(raw, 3));
 
             Map<String, Object> config = cluster.adminConfig();
             for (int i = 0; i < Math.max(5, admins / 10); i++) {
@@ -59,7 +58,7 @@ public final class NewConnectionBenchmark {
                 describeCluster(config);
                 admin[i] = System.nanoTime() - begin;
             }
-            System.out.printf(Locale.ROOT, "Admin.create + describeCluster + close: %s%n", summary(admin));
+            System.out.printf(Locale.ROOT, "Admin.create + describeCluster + close: %s%n", NanoSamples.summary(admin, 3));
         }
     }
 
@@ -73,17 +72,5 @@ public final class NewConnectionBenchmark {
         try (Admin admin = Admin.create(config)) {
             admin.describeCluster().nodes().get();
         }
-    }
-
-    private static String summary(long[] nanos) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return String.format(Locale.ROOT, "min %.3f, median %.3f, p90 %.3f, max %.3f ms", sorted[0] / 1e6,
-                sorted[n / 2] / 1e6, sorted[(int) (n * 0.9)] / 1e6, sorted[n - 1] / 1e6);
-    }
-
-    private static int arg(String[] args, int index, int defaultValue) {
-        return args.length > index ? Integer.parseInt(args[index]) : defaultValue;
     }
 }

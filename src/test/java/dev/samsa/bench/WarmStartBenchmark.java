@@ -1,7 +1,6 @@
 package dev.samsa.bench;
 
 import dev.samsa.KafkaCluster;
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -22,9 +21,9 @@ public final class WarmStartBenchmark {
 
     public static void main(String[] args) {
         System.setProperty("org.slf4j.simpleLogger.log.dev.samsa", "warn");
-        int clusters = arg(args, 0, 200);
-        int warmups = arg(args, 1, 50);
-        int brokers = arg(args, 2, 3);
+        int clusters = NanoSamples.arg(args, 0, 200);
+        int warmups = NanoSamples.arg(args, 1, 50);
+        int brokers = NanoSamples.arg(args, 2, 3);
         System.out.printf(Locale.ROOT, "JVM %s, %d CPUs, %d clusters of %d brokers after %d warm-ups%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(), clusters, brokers, warmups);
         for (int i = 0; i < warmups; i++) {
@@ -41,18 +40,7 @@ public final class WarmStartBenchmark {
             start[i] = started - begin;
             close[i] = closed - started;
         }
-        System.out.printf(Locale.ROOT, "start: %s%nclose: %s%n", summary(start), summary(close));
-    }
-
-    private static String summary(long[] nanos) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return String.format(Locale.ROOT, "min %.2f, median %.2f, p90 %.2f, max %.2f ms", sorted[0] / 1e6,
-                sorted[n / 2] / 1e6, sorted[(int) (n * 0.9)] / 1e6, sorted[n - 1] / 1e6);
-    }
-
-    private static int arg(String[] args, int index, int defaultValue) {
-        return args.length > index ? Integer.parseInt(args[index]) : defaultValue;
+        System.out.printf(Locale.ROOT, "start: %s%nclose: %s%n", NanoSamples.summary(start, 2),
+                NanoSamples.summary(close, 2));
     }
 }
