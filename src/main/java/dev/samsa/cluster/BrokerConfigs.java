@@ -59,6 +59,7 @@ public final class BrokerConfigs {
         define("log.cleaner.backoff.ms", Type.LONG, "15000");
         define("log.cleaner.enable", Type.BOOLEAN, "true");
         define("log.retention.check.interval.ms", Type.LONG, "300000");
+        define("max.request.partition.size.limit", Type.INT, "2000");
         define("num.partitions", Type.INT, "1");
         define("offsets.commit.timeout.ms", Type.INT, "5000");
         define("offsets.retention.check.interval.ms", Type.LONG, "600000");
