@@ -84,6 +84,7 @@ public final class Handlers {
                 serves(new IncrementalAlterConfigsHandler(), 0, 1),
                 serves(new DescribeClusterHandler(), 0, 2),
                 serves(new DescribeTopicPartitionsHandler(), 0, 0),
+                serves(new DescribeLogDirsHandler(), 1, 4),
                 serves(new DeleteRecordsHandler(), 0, 2),
                 serves(new ElectLeadersHandler(), 0, 2),
                 serves(new AlterPartitionReassignmentsHandler(), 0, 1),

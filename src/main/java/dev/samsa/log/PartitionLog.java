@@ -389,6 +389,11 @@ public final class PartitionLog implements AutoCloseable {
         return logStartOffset;
     }
 
+    /** The bytes of its segments, as Kafka's {@code UnifiedLog.size}: what DescribeLogDirs reports. */
+    public long sizeInBytes() {
+        return local.segments().sizeInBytes();
+    }
+
     public long logEndOffset() {
         return local.logEndOffset();
     }
