@@ -82,6 +82,7 @@ public final class Handlers {
                 serves(new CreatePartitionsHandler(), 0, 3),
                 serves(new DescribeConfigsHandler(), 1, 4),
                 serves(new IncrementalAlterConfigsHandler(), 0, 1),
+                serves(new AlterConfigsHandler(), 0, 2),
                 serves(new DescribeClusterHandler(), 0, 2),
                 serves(new DescribeTopicPartitionsHandler(), 0, 0),
                 serves(new DescribeLogDirsHandler(), 1, 4),
