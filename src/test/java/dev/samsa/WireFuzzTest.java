@@ -87,7 +87,10 @@ import org.apache.kafka.common.utils.Crc32C;
  * checks that every broker still answers ApiVersions, that a real producer and consumer round-trip every record on a
  * control topic, that the cluster recorded no internal error, and that threads and file descriptors come back to
  * where they were. Every frame must get an answer or a closed connection within 5 s, except those Kafka parks
- * (acks=0 and acks=-1 produces, fetches with a wait, joins and syncs), which may stay silent.
+ * (acks=0 and acks=-1 produces, fetches with a wait, joins and syncs), which may stay silent. A quarter of the wrong
+ * size prefixes declare a large size, up to 2 GiB: over socket.request.max.bytes the connection must close; within it
+ * the fuzzer stalls after a few bytes and keeps the connection open until the batch ends, so a broker that took the
+ * declared memory before the bytes came would run out of heap.
  *
  * <p>The build runs {@value #TRIES} batches of {@code samsa.fuzz.frames} (default {@value #DEFAULT_FRAMES}) frames. A
  * long run, with figures printed at the end:
@@ -96,6 +99,8 @@ import org.apache.kafka.common.utils.Crc32C;
  * mvn -B -o test -Dtest=WireFuzzTest -Dsamsa.fuzz.frames=100000 -Dsamsa.fuzz.seed=1
  * </pre>
  * ({@value #TRIES} x 100,000 = 1,000,000 frames; {@code samsa.fuzz.seed} varies the frames from the build's.)
+ * {@code -Dsamsa.fuzz.frames=4500} is the 45,000-frame run of issue 26; it passes with the forked JVM's heap at
+ * {@code -Xmx512m} in place of the pom's {@code -Xmx2g}.
  */
 class WireFuzzTest {
 
@@ -122,6 +127,12 @@ class WireFuzzTest {
     private static final Map<String, Long> OUTCOMES = new java.util.TreeMap<>();
     private static final List<String> HEAP_AFTER_GC = new ArrayList<>();
     private static final FuzzConnection[] CONNECTIONS = new FuzzConnection[3];
+    /** Connections left inside a frame that declared a large size; the oracle closes them. */
+    private static final List<FuzzConnection> STALLED = new ArrayList<>();
+    /** socket.request.max.bytes, Kafka's default, which the fuzz's cluster keeps. */
+    private static final int MAX_REQUEST_BYTES = 104_857_600;
+    private static final int[] LARGE_SIZES = {1 << 20, 64 << 20, MAX_REQUEST_BYTES, MAX_REQUEST_BYTES + 1, 1 << 30,
+            Integer.MAX_VALUE, -1, Integer.MIN_VALUE};
 
     enum Mutation { NONE, BIT_FLIP, BOUNDARY, TRUNCATE, TRAILING, SIZE_PREFIX, BATCH_FIELD }
 
@@ -168,6 +179,7 @@ class WireFuzzTest {
                 c.close();
             }
         }
+        STALLED.forEach(FuzzConnection::close);
         if (consumer != null) {
             consumer.close(Duration.ofSeconds(5));
         }
@@ -245,7 +257,19 @@ class WireFuzzTest {
             connection = CONNECTIONS[broker] = new FuzzConnection(cluster.broker(broker + 1).port());
         }
         Expectation expected = expectation(bytes);
-        if (frame.mutation() == Mutation.SIZE_PREFIX) {
+        if (frame.mutation() == Mutation.SIZE_PREFIX && (frame.what() & 0x300) == 0) {
+            // A quarter of them declare a large size, up to 2 GiB: over socket.request.max.bytes (or negative) the
+            // connection closes; within it the client stalls after a few bytes, and its connection stays open until
+            // the oracle, as a slow client's would, costing the broker only what has arrived.
+            int declared = LARGE_SIZES[(frame.what() >>> 10) % LARGE_SIZES.length];
+            connection.write(bytes, declared);
+            if (declared > bytes.length && declared <= MAX_REQUEST_BYTES) {
+                STALLED.add(connection);
+                CONNECTIONS[broker] = null;
+                count("stalled");
+                return null;
+            }
+        } else if (frame.mutation() == Mutation.SIZE_PREFIX) {
             // A size that does not match what follows: the broker must not wait for ever on what never comes.
             connection.write(bytes, bytes.length + 1 + (frame.what() & 0xFF));
             connection.shutdownOutput();
@@ -502,6 +526,8 @@ class WireFuzzTest {
                 c.close();
             }
         }
+        STALLED.forEach(FuzzConnection::close);
+        STALLED.clear();
         java.util.Arrays.fill(CONNECTIONS, null);
         for (Broker broker : cluster.brokers()) {
             try (RawConnection connection = RawConnection.connect(broker)) {
