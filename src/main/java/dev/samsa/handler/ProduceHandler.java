@@ -20,6 +20,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.resource.ResourceType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Produce v3-13 (v13 names topics by id). acks=0 gets no answer (an error closes the connection, as Kafka signals
@@ -29,8 +31,12 @@ import org.apache.kafka.common.resource.ResourceType;
  * KIP-467). Transactional batches without a transactional id get
  * TRANSACTIONAL_ID_AUTHORIZATION_FAILED; the checks of each partition are {@link ProduceChecks}. Transactional batches
  * are first verified with (or, from v12, added to) the producer's transaction: {@link ProduceTransactionVerification}.
+ * Null records in a partition Kafka would append to leave the request unanswered, as Kafka 4.4 leaves it
+ * ({@link ProduceChecks#nullRecordsToAppend}).
  */
 final class ProduceHandler implements ApiHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProduceHandler.class);
 
     @Override
     public ApiKeys apiKey() {
@@ -52,6 +58,16 @@ final class ProduceHandler implements ApiHandler {
                 request.closeConnection("acks=0 produce of transactional records without a transactional id");
             } else {
                 request.respondWithError(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            }
+            return;
+        }
+        TopicPartition nullRecords = ProduceChecks.nullRecordsToAppend(request, broker);
+        if (nullRecords != null) {
+            if (acks == 0) {
+                request.closeConnection("acks=0 produce with null records for " + nullRecords);
+            } else {
+                log.warn("{} has null records for {}: left unanswered, as Kafka 4.4 leaves it (its append and its error"
+                        + " answer both fail on them); the client waits out its request timeout", request, nullRecords);
             }
             return;
         }
