@@ -71,6 +71,23 @@ class RecordErrorsWireTest {
     }
 
     @Test
+    void theErrorMessageGoesWholeEvenWhenALongTopicNameMakesItLongerThanAThousandCharacters() throws Exception {
+        String topic = "long-" + "n".repeat(225);
+        cluster.createTopic(topic, 1, 1, Map.of("cleanup.policy", "compact"));
+        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE, record(NOW, null, "a"), record(NOW, null, "b"),
+                record(NOW, null, "c"));
+        String reason = "Compacted topic cannot accept message without key in topic partition " + topic + "-0";
+
+        PartitionProduceResponse answer = produce(topic, records, VERSION);
+
+        String whole = "One or more records have been rejected due to 3 record errors in total, and only showing the first"
+                + " three errors at most: [RecordError(batchIndex=0, message='" + reason + "'), RecordError(batchIndex=1,"
+                + " message='" + reason + "'), RecordError(batchIndex=2, message='" + reason + "')]";
+        assertThat(whole).hasSizeGreaterThan(1000);
+        assertRefused(answer, Errors.INVALID_RECORD, whole);
+    }
+
+    @Test
     void timestampsOutOfRangeAreEachNamedAndThePartitionErrorIsInvalidTimestamp() throws Exception {
         cluster.createTopic("bounded", 1, 1, Map.of("message.timestamp.before.max.ms", "1000",
                 "message.timestamp.after.max.ms", "2000"));

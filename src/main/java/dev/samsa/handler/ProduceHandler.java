@@ -132,15 +132,15 @@ final class ProduceHandler implements ApiHandler {
 
     /**
      * KIP-467 as Kafka's ReplicaManager and ProduceResponse answer a batch refused record by record: each record's batch
-     * index and reason, the partition error's message, and the log start offset (v8+ carry the first two).
+     * index and reason, the partition error's message, and the log start offset (v8+ carry the first two). The messages
+     * go uncut: Kafka builds them from a topic name and at most three reasons, well within the field.
      */
     private static void answerRecordErrors(PartitionProduceResponse pr, RecordErrorsException e) {
-        pr.setErrorCode(Errors.forException(e.error()).code())
-                .setErrorMessage(KafkaRequest.fitErrorMessage(e.error().getMessage()))
+        pr.setErrorCode(Errors.forException(e.error()).code()).setErrorMessage(e.error().getMessage())
                 .setLogStartOffset(e.logStartOffset());
         for (RecordErrorsException.RecordError error : e.recordErrors()) {
             pr.recordErrors().add(new BatchIndexAndErrorMessage().setBatchIndex(error.batchIndex())
-                    .setBatchIndexErrorMessage(KafkaRequest.fitErrorMessage(error.message())));
+                    .setBatchIndexErrorMessage(error.message()));
         }
     }
 }
