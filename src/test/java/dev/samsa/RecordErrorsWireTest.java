@@ -40,6 +40,8 @@ class RecordErrorsWireTest {
     private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
     private static final long NOW = START.toEpochMilli();
     private static final short VERSION = 11;
+    /** Where a v2 batch header keeps its base sequence. */
+    private static final int BASE_SEQUENCE_OFFSET = 53;
 
     private static KafkaCluster cluster;
 
@@ -158,6 +160,26 @@ class RecordErrorsWireTest {
                 "Invalid timestamp type in message PartialDefaultRecord(offset=0, timestamp=" + NOW
                         + ", key=3 bytes, value=1 bytes). Producer should not set timestamp type to LogAppendTime.");
         assertThat(answer.errorCode()).isEqualTo(Errors.INVALID_TIMESTAMP.code());
+    }
+
+    @Test
+    void anInvalidSequenceRefusesTheBatchAsAWholeWithoutRecordErrors() throws Exception {
+        cluster.createTopic("sequences", 1, 1);
+        MemoryRecords records = MemoryRecords.withIdempotentRecords(Compression.NONE, 5L, (short) 0, 0,
+                record(NOW, "k", "a"), record(NOW, "k", "b"));
+        ByteBuffer bytes = records.buffer().duplicate();
+        bytes.putInt(BASE_SEQUENCE_OFFSET, -1);
+        HostileInputTest.recomputeCrc(bytes);
+
+        PartitionProduceResponse answer = produce("sequences", MemoryRecords.readableRecords(bytes), VERSION);
+
+        // Kafka's LogValidator.validateBatch throws for the batch (offsets, counts, control, sequence): no record named.
+        assertThat(answer.errorCode()).isEqualTo(Errors.INVALID_RECORD.code());
+        assertThat(answer.recordErrors()).isEmpty();
+        // Kafka sends no error_message for a refusal other than record errors; Samsa sends the exception's, Kafka's words.
+        assertThat(answer.errorMessage()).satisfiesAnyOf(m -> assertThat(m).isNull(), m -> assertThat(m)
+                .isEqualTo("Invalid sequence number -1 in record batch with producerId 5 in topic partition sequences-0"));
+        assertThat(cluster.partition("sequences", 0).logEndOffset(1)).isZero();
     }
 
     @Test
