@@ -6,8 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The answer to an action: what it acted on, and {@code "timeline"}, the position the next event will take, so that a
- * client can read ({@code GET /timeline?since=N}) or await ({@code "since": N}) what follows it.
+ * The answer to an action: what it acted on, and {@code "timeline"}, the timeline's position when the action began
+ * (that of the first event it recorded), so that a client can read ({@code GET /timeline?since=N}) or await
+ * ({@code "since": N}) what the action caused, even what it caused before it answered.
  */
 final class ActionResult {
 
@@ -18,13 +19,13 @@ final class ActionResult {
     }
 
     /** @param keysAndValues key, value, key, value, ... */
-    Response of(Object... keysAndValues) {
+    Response of(Call call, Object... keysAndValues) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("ok", true);
         for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
             out.put((String) keysAndValues[i], keysAndValues[i + 1]);
         }
-        out.put("timeline", position());
+        out.put("timeline", call.timeline() >= 0 ? call.timeline() : position());
         return Response.json(out);
     }
 

@@ -49,11 +49,11 @@ final class AwaitResource {
         if (timeoutMs < 0 || timeoutMs > MAX_TIMEOUT_MS) {
             throw ControlException.badRequest("Field 'timeoutMs' must be 0.." + MAX_TIMEOUT_MS + ", got " + timeoutMs);
         }
-        if (body.has("group")) {
-            return awaitGroup(body.allowOnly("group", "state", "members", "timeoutMs"), timeoutMs);
-        }
         if (body.has("event")) {
             return awaitEvent(body, timeoutMs);
+        }
+        if (body.has("group")) {
+            return awaitGroup(body.allowOnly("group", "state", "members", "timeoutMs"), timeoutMs);
         }
         throw ControlException.badRequest("Await either a group ({\"group\": ..., \"state\": ...}) or an event "
                 + "({\"event\": ..., ...})");

@@ -5,8 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** One request as a route sees it: the path's named parts, the query and the body. */
-record Call(String method, Map<String, String> params, Map<String, String> query, String body) {
+/**
+ * One request as a route sees it: the path's named parts, the query and the body, and the timeline's position when the
+ * request came in (the position of the first event an action records; -1 for a trigger's action).
+ */
+record Call(String method, Map<String, String> params, Map<String, String> query, String body, long timeline) {
 
     String param(String name) {
         return params.get(name);

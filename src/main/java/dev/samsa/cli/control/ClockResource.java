@@ -43,6 +43,6 @@ final class ClockResource {
                     + "--clock manual to advance it");
         }
         cluster.clock().advance(Duration.ofMillis(ms));
-        return result.of("clock", clock(cluster));
+        return result.of(call, "clock", clock(cluster));
     }
 }

@@ -38,9 +38,10 @@ public final class ControlEndpoint implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService threads;
     private final Router router = new Router();
+    private final ActionResult result;
 
     private ControlEndpoint(KafkaCluster cluster, int port) throws IOException {
-        ActionResult result = new ActionResult(cluster);
+        this.result = new ActionResult(cluster);
         router.add("GET", "/", call -> Response.json(Map.of("resources", router.describe())));
         new StateResource(cluster).register(router);
         new FaultResource(cluster, result).register(router);
@@ -82,7 +83,7 @@ public final class ControlEndpoint implements AutoCloseable {
     /** What a request gets, without the HTTP around it: for the route tests. */
     Response handle(String method, String rawPath, String rawQuery, String body) {
         try {
-            return router.dispatch(method, rawPath, Call.parseQuery(rawQuery), body);
+            return router.dispatch(method, rawPath, Call.parseQuery(rawQuery), body, result.position());
         } catch (ControlException e) {
             return Response.error(e.status(), e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -132,7 +133,7 @@ public final class ControlEndpoint implements AutoCloseable {
 
     private String allowed(String path) {
         try {
-            router.dispatch("\0", path, Map.of(), "");
+            router.dispatch("\0", path, Map.of(), "", -1);
         } catch (Router.MethodNotAllowed e) {
             return e.allow();
         } catch (RuntimeException e) {

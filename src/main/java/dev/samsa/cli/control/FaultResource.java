@@ -63,7 +63,7 @@ final class FaultResource {
                 .add("POST", "/partitions/{topic}/{partition}/followers/{id}/resume", call -> follower(call, false))
                 .add("POST", "/clients/drop-connections", this::dropConnections)
                 .add("GET", "/faults", call -> Response.json(Map.of("interceptions", interceptions())))
-                .add("DELETE", "/faults", call -> clear())
+                .add("DELETE", "/faults", this::clear)
                 .add("POST", "/faults/fail-next", call -> interceptNext(call, true))
                 .add("POST", "/faults/delay-next", call -> interceptNext(call, false))
                 .add("POST", "/faults/hold-markers", call -> markers(call, true))
@@ -75,7 +75,7 @@ final class FaultResource {
         call.json().allowOnly();
         Broker broker = Names.broker(cluster, call.intParam("id"));
         action.accept(broker);
-        return result.of("broker", Views.broker(broker));
+        return result.of(call, "broker", Views.broker(broker));
     }
 
     /** {"fromBrokers": true} or {"fromClients": true} for one side only; both or neither cut it off from everyone. */
@@ -91,7 +91,7 @@ final class FaultResource {
         } else {
             broker.isolate();
         }
-        return result.of("broker", Views.broker(broker));
+        return result.of(call, "broker", Views.broker(broker));
     }
 
     private Response latency(Call call) {
@@ -102,7 +102,7 @@ final class FaultResource {
             throw ControlException.badRequest("Field 'ms' must be 0 (no added latency) or more, got " + ms);
         }
         cluster.faults().latency(broker.id(), Duration.ofMillis(ms));
-        return result.of("broker", Views.broker(broker));
+        return result.of(call, "broker", Views.broker(broker));
     }
 
     private Response follower(Call call, boolean pause) {
@@ -116,7 +116,7 @@ final class FaultResource {
         } else {
             cluster.faults().resumeReplication(topic, partition, id);
         }
-        return result.of("partition", Views.partition(cluster, topic, partition));
+        return result.of(call, "partition", Views.partition(cluster, topic, partition));
     }
 
     /** Every running broker's client connections, or one broker's with {"broker": id}. */
@@ -127,7 +127,7 @@ final class FaultResource {
         } else {
             cluster.brokers().stream().filter(Broker::isRunning).forEach(Broker::dropConnections);
         }
-        return result.of();
+        return result.of(call);
     }
 
     /**
@@ -176,7 +176,7 @@ final class FaultResource {
                     interception);
             installed.add(entry);
         }
-        return result.of("interception", entry.view());
+        return result.of(call, "interception", entry.view());
     }
 
     private synchronized List<Object> interceptions() {
@@ -184,7 +184,7 @@ final class FaultResource {
         return installed.stream().map(i -> (Object) i.view()).toList();
     }
 
-    private Response clear() {
+    private Response clear(Call call) {
         List<Installed> removed;
         synchronized (this) {
             removed = new ArrayList<>(installed);
@@ -192,7 +192,7 @@ final class FaultResource {
         }
         long active = removed.stream().filter(i -> i.remaining().get() > 0).count();
         removed.forEach(i -> i.interception().remove());
-        return result.of("removed", active);
+        return result.of(call, "removed", active);
     }
 
     /** {"topic": "orders", "partition": 0} for one partition's markers, or {"broker": 2} for those it leads. */
@@ -218,7 +218,7 @@ final class FaultResource {
                 cluster.faults().releaseTransactionMarkers(topic, partition);
             }
         }
-        return result.of();
+        return result.of(call);
     }
 
     /** {"transactionalId": "tx", "state": "PrepareCommit", "action": "crash"} (or "isolate"). */
@@ -232,6 +232,6 @@ final class FaultResource {
             default -> throw ControlException.badRequest("Field 'action' must be \"crash\" or \"isolate\", got \""
                     + body.string("action") + "\"");
         }
-        return result.of();
+        return result.of(call);
     }
 }

@@ -28,7 +28,7 @@ final class Router {
     }
 
     /** The route for {@code method} and {@code path} with the path's named parts, or a 404 or 405. */
-    Response dispatch(String method, String path, Map<String, String> query, String body) {
+    Response dispatch(String method, String path, Map<String, String> query, String body, long timeline) {
         String[] segments = segments(path);
         TreeSet<String> allowed = new TreeSet<>();
         for (Entry e : entries) {
@@ -37,7 +37,7 @@ final class Router {
                 continue;
             }
             if (e.method.equals(method)) {
-                return e.route.handle(new Call(method, params, query, body));
+                return e.route.handle(new Call(method, params, query, body, timeline));
             }
             allowed.add(e.method);
         }

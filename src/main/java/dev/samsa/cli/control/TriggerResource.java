@@ -46,8 +46,8 @@ final class TriggerResource {
     void register(Router r) {
         r.add("GET", "/triggers", call -> Response.json(Map.of("triggers", views())))
                 .add("POST", "/triggers", this::arm)
-                .add("DELETE", "/triggers", call -> cancel(null))
-                .add("DELETE", "/triggers/{id}", call -> cancel(call.intParam("id")));
+                .add("DELETE", "/triggers", call -> cancel(call, null))
+                .add("DELETE", "/triggers/{id}", call -> cancel(call, call.intParam("id")));
     }
 
     private Response arm(Call call) {
@@ -56,14 +56,14 @@ final class TriggerResource {
         List<Map<String, Object>> then = actions(body.raw("then"));
         boolean every = body.bool("every", false);
         Runnable action = () -> then.forEach(a -> router.dispatch("POST", (String) a.get("path"), Map.of(),
-                a.get("body") == null ? "" : Json.write(a.get("body"))));
+                a.get("body") == null ? "" : Json.write(a.get("body")), -1));
         Armed entry;
         synchronized (this) {
             Trigger trigger = every ? cluster.events().onEvery(when.test(), action) : cluster.events().on(when.test(), action);
             entry = new Armed(nextId++, when.spec(), then, every, trigger);
             armed.put(entry.id(), entry);
         }
-        return result.of("trigger", entry.view());
+        return result.of(call, "trigger", entry.view());
     }
 
     @SuppressWarnings("unchecked")
@@ -99,7 +99,7 @@ final class TriggerResource {
         return armed.values().stream().map(a -> (Object) a.view()).toList();
     }
 
-    private Response cancel(Integer id) {
+    private Response cancel(Call call, Integer id) {
         List<Armed> cancelled = new ArrayList<>();
         synchronized (this) {
             if (id == null) {
@@ -114,6 +114,6 @@ final class TriggerResource {
             }
         }
         cancelled.forEach(a -> a.trigger().cancel());
-        return result.of("cancelled", cancelled.size());
+        return result.of(call, "cancelled", cancelled.size());
     }
 }
