@@ -84,6 +84,8 @@ public final class ControlEndpoint implements AutoCloseable {
     Response handle(String method, String rawPath, String rawQuery, String body) {
         try {
             return router.dispatch(method, rawPath, Call.parseQuery(rawQuery), body, result.position());
+        } catch (Router.MethodNotAllowed e) {
+            return Response.methodNotAllowed(e.getMessage(), e.allow());
         } catch (ControlException e) {
             return Response.error(e.status(), e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -99,7 +101,6 @@ public final class ControlEndpoint implements AutoCloseable {
     private void exchange(HttpExchange exchange) throws IOException {
         try (exchange) {
             Response response;
-            String allow = null;
             if (!exchange.getRemoteAddress().getAddress().isLoopbackAddress()) {
                 response = Response.error(403, "The control endpoint serves loopback clients only");
             } else if (!loopbackHost(exchange.getRequestHeaders().getFirst("Host"))) {
@@ -113,33 +114,19 @@ public final class ControlEndpoint implements AutoCloseable {
                     response = Response.error(413, "The body is larger than " + MAX_BODY_BYTES + " bytes");
                 } else {
                     response = handle(method, path, exchange.getRequestURI().getRawQuery(), body);
-                    if (response.status() == 405) {
-                        allow = allowed(path);
-                    }
                 }
             }
             byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", response.contentType());
             exchange.getResponseHeaders().set("Cache-Control", "no-store");
-            if (allow != null) {
-                exchange.getResponseHeaders().set("Allow", allow);
+            if (response.allow() != null) {
+                exchange.getResponseHeaders().set("Allow", response.allow());
             }
             exchange.sendResponseHeaders(response.status(), bytes.length == 0 ? -1 : bytes.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(bytes);
             }
         }
-    }
-
-    private String allowed(String path) {
-        try {
-            router.dispatch("\0", path, Map.of(), "", -1);
-        } catch (Router.MethodNotAllowed e) {
-            return e.allow();
-        } catch (RuntimeException e) {
-            return null;
-        }
-        return null;
     }
 
     private static boolean loopbackHost(String host) {

@@ -23,15 +23,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FaultResource {
 
     /** An interception this endpoint installed, for GET and DELETE /faults. */
-    private record Installed(int id, String kind, Api api, String detail, Integer broker, int count,
+    private record Installed(int id, Api api, KafkaError error, long delayMs, Integer broker, int count,
                              AtomicInteger remaining, Faults.Interception interception) {
 
         Map<String, Object> view() {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("id", id);
-            out.put("kind", kind);
+            out.put("kind", error != null ? "fail-next" : "delay-next");
             out.put("api", api.name());
-            out.put(kind.equals("fail-next") ? "error" : "delayMs", kind.equals("fail-next") ? detail : Long.parseLong(detail));
+            if (error != null) {
+                out.put("error", error.name());
+            } else {
+                out.put("delayMs", delayMs);
+            }
             out.put("broker", broker);
             out.put("count", count);
             out.put("remaining", Math.max(0, remaining.get()));
@@ -148,20 +152,12 @@ final class FaultResource {
             throw ControlException.badRequest("Field 'count' must be 1 or more, got " + count);
         }
         Integer broker = body.has("broker") ? Names.broker(cluster, body.integer("broker")).id() : null;
-        Verdict verdict;
-        String detail;
-        if (fail) {
-            KafkaError error = Names.error(body.string("error"));
-            verdict = Verdict.fail(error);
-            detail = error.name();
-        } else {
-            long ms = body.number("ms");
-            if (ms < 0) {
-                throw ControlException.badRequest("Field 'ms' must be 0 or more, got " + ms);
-            }
-            verdict = Verdict.delay(Duration.ofMillis(ms));
-            detail = Long.toString(ms);
+        KafkaError error = fail ? Names.error(body.string("error")) : null;
+        long ms = fail ? 0 : body.number("ms");
+        if (ms < 0) {
+            throw ControlException.badRequest("Field 'ms' must be 0 or more, got " + ms);
         }
+        Verdict verdict = fail ? Verdict.fail(error) : Verdict.delay(Duration.ofMillis(ms));
         AtomicInteger remaining = new AtomicInteger(count);
         RequestInterceptor interceptor = request -> {
             if (broker != null && request.brokerId() != broker) {
@@ -172,8 +168,7 @@ final class FaultResource {
         Installed entry;
         synchronized (this) {
             Faults.Interception interception = cluster.faults().intercept(api, interceptor);
-            entry = new Installed(nextId++, fail ? "fail-next" : "delay-next", api, detail, broker, count, remaining,
-                    interception);
+            entry = new Installed(nextId++, api, error, ms, broker, count, remaining, interception);
             installed.add(entry);
         }
         return result.of(call, "interception", entry.view());

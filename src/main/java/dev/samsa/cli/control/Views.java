@@ -69,7 +69,7 @@ final class Views {
     static Map<String, Object> topic(KafkaCluster cluster, String name, int partitions) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", name);
-        out.put("internal", name.startsWith("__"));
+        out.put("internal", org.apache.kafka.common.internals.Topic.isInternal(name));
         List<Object> list = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             list.add(partition(cluster, name, p));
