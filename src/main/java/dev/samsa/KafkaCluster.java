@@ -457,6 +457,18 @@ public final class KafkaCluster implements AutoCloseable {
         });
     }
 
+    /**
+     * The broker coordinating group {@code groupId}: the leader of its {@code __consumer_offsets} partition, as
+     * FindCoordinator answers; -1 before that topic exists or while the partition has no leader. A pure read.
+     */
+    public int groupCoordinator(String groupId) {
+        return loop.call(() -> {
+            TopicPartition tp = groupCoordinator.offsetsPartition(groupId);
+            dev.samsa.cluster.Partition p = tp == null ? null : state.metadata().partition(tp);
+            return p == null ? -1 : p.leader();
+        });
+    }
+
     /** The transactional ids the running brokers coordinate now, as Admin's listTransactions sees them. */
     public java.util.SortedSet<String> transactionalIds() {
         return loop.call(() -> {

@@ -74,7 +74,7 @@ final class AwaitResource {
                     + (members == null ? "" : " with " + members + " members") + " within " + timeoutMs + " ms; it is "
                     + now.state() + " with " + now.members().size() + " members, generation " + now.generation());
         }
-        return Response.json(Map.of("group", Views.group(g)));
+        return Response.json(Map.of("group", Views.group(g, cluster.groupCoordinator(id))));
     }
 
     private Response awaitEvent(Body body, long timeoutMs) {

@@ -61,7 +61,7 @@ final class StateResource {
     }
 
     private List<Object> groups() {
-        return cluster.groupIds().stream().map(id -> (Object) Views.group(cluster.group(id))).toList();
+        return cluster.groupIds().stream().map(id -> (Object) Views.group(cluster.group(id), cluster.groupCoordinator(id))).toList();
     }
 
     /** A group the cluster has never heard of is a 404, though the Java API reports it Dead. */
@@ -71,7 +71,7 @@ final class StateResource {
                 && !cluster.groupIds().contains(id)) {
             throw ControlException.notFound("Unknown group '" + id + "'; GET /groups lists the groups");
         }
-        return Views.group(g);
+        return Views.group(g, cluster.groupCoordinator(id));
     }
 
     private List<Object> transactions() {

@@ -78,9 +78,10 @@ final class Views {
         return out;
     }
 
-    static Map<String, Object> group(ConsumerGroup g) {
+    static Map<String, Object> group(ConsumerGroup g, int coordinator) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("groupId", g.groupId());
+        out.put("coordinator", coordinator);
         out.put("groupType", g.groupType());
         out.put("state", g.state().toString());
         out.put("generation", g.generation());

@@ -100,6 +100,8 @@ class ControlEndpointTest {
 
         assertThat(ok(control.get("/groups/billing")).get("committed")).isEqualTo(Map.of("orders-0", 0L));
         assertThat(ok(control.get("/groups/billing")).get("state")).isEqualTo("Empty");
+        assertThat(ok(control.get("/groups/billing")).number("coordinator")).isEqualTo(cluster.groupCoordinator("billing"))
+                .isPositive();
         assertThat(ok(control.get("/transactions/tx-1")).get("state")).isEqualTo("CompleteCommit");
         assertThat(ok(control.get("/topics/orders/partitions/1")).map()).isEqualTo(p1);
         assertThat(list(ok(control.get("/topics/orders")).get("partitions"))).hasSize(2);
