@@ -409,26 +409,53 @@ final class TimelineHtml {
                 out.under.append("</a>");
             }
             out.under.append('\n');
+            // Written in each stretch between breaks where it fits, so the far side of a long jump is labelled too.
             double size = b.row == 1 ? 5.4 : CHAR;
-            int inset = lane.kind == Kind.BROKER ? 8 : 4; // clear of the mark at the band's start
-            int room = x1 - x0 - inset - 3;
-            String text = b.label.length() * size <= room ? b.label
-                    : b.shortLabel != null && b.shortLabel.length() * size <= room ? b.shortLabel
-                    : room >= 4 * size ? fit(b.label, room, size) : null;
             int baseline = lane.kind == Kind.GROUP ? top + 14 : top + h - (b.row == 1 ? 3 : 6);
-            if (text != null) {
-                out.text.append("<text class=\"band-label ").append(b.css).append(dark(b) ? " on-dark" : "").append("\" x=\"")
-                        .append(x0 + inset).append("\" y=\"").append(baseline).append("\">").append(escape(text))
-                        .append("</text>\n");
-            }
-            if (b.detail != null && room >= 4 * 5.6) {
-                // The members link to the generation's row of the generations table.
-                out.text.append(b.link == null ? "" : "<a href=\"#" + b.link + "\">").append("<text class=\"band-detail\" x=\"")
-                        .append(x0 + inset).append("\" y=\"").append(top + 27).append("\">")
-                        .append(escape(fit(b.detail, room, 5.6))).append("</text>").append(b.link == null ? "" : "</a>")
-                        .append('\n');
+            int from = x0;
+            int inset = lane.kind == Kind.BROKER ? 8 : 4; // clear of the mark at the band's start
+            while (from < x1) {
+                int until = visibleUntil(axis, from, x1);
+                int room = until - from - inset - 3;
+                String text = b.label.length() * size <= room ? b.label
+                        : b.shortLabel != null && b.shortLabel.length() * size <= room ? b.shortLabel
+                        : room >= 4 * size ? fit(b.label, room, size) : null;
+                if (text != null) {
+                    out.text.append("<text class=\"band-label ").append(b.css).append(dark(b) ? " on-dark" : "")
+                            .append("\" x=\"").append(from + inset).append("\" y=\"").append(baseline).append("\">")
+                            .append(escape(text)).append("</text>\n");
+                }
+                if (b.detail != null && room >= 4 * 5.6) {
+                    // The members link to the generation's row of the generations table.
+                    out.text.append(b.link == null ? "" : "<a href=\"#" + b.link + "\">")
+                            .append("<text class=\"band-detail\" x=\"").append(from + inset).append("\" y=\"")
+                            .append(top + 27).append("\">").append(escape(fit(b.detail, room, 5.6))).append("</text>")
+                            .append(b.link == null ? "" : "</a>").append('\n');
+                }
+                from = nextAfterBreak(axis, until);
+                inset = 4;
             }
         }
+    }
+
+    /** The end of the break that starts at x, or past everything when none does. */
+    private static int nextAfterBreak(TimelineAxis axis, int x) {
+        for (TimelineAxis.Break b : axis.breaks()) {
+            if (b.x0() == x) {
+                return b.x1();
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    /** Where text written from x0 stops to stay readable: the first break at or after x0, else x1. */
+    private static int visibleUntil(TimelineAxis axis, int x0, int x1) {
+        for (TimelineAxis.Break b : axis.breaks()) {
+            if (b.x0() >= x0 && b.x0() < x1) {
+                return b.x0();
+            }
+        }
+        return x1;
     }
 
     private static boolean dark(Band b) {

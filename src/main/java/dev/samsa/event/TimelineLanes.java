@@ -377,7 +377,8 @@ final class TimelineLanes {
     private static void isrBand(Lane lane, int from) {
         boolean below = lane.minIsr > 0 && lane.isr.size() < lane.minIsr;
         String text = "ISR " + lane.isr + (below ? " < min.insync.replicas " + lane.minIsr : "");
-        lane.band(1, from, below ? "isr isr-below" : "isr", null, text, lane.isr.toString(), text, null);
+        lane.band(1, from, below ? "isr isr-below" : "isr", null, text,
+                lane.isr + (below ? " < min " + lane.minIsr : ""), text, null);
     }
 
     private void groupState(int i, Lane lane, GroupStateChanged g) {
