@@ -319,11 +319,14 @@ public final class History {
      */
     private static int lostBy(List<TimedEvent> events, int at, int broker) {
         int end = at < 0 ? events.size() : at;
-        for (int i = end - 1; i >= 0; i--) {
-            ClusterEvent e = events.get(i).event();
-            if (e instanceof BrokerStopped s && s.brokerId() == broker
-                    || e instanceof BrokerIsolated iso && iso.brokerId() == broker && iso.fromBrokers()) {
-                return i;
+        // A fencing is the controller's answer to an isolation: the isolation is the fault, when the timeline has it.
+        for (boolean fenced : new boolean[] {false, true}) {
+            for (int i = end - 1; i >= 0; i--) {
+                ClusterEvent e = events.get(i).event();
+                if (e instanceof BrokerStopped s && s.brokerId() == broker && (fenced || !s.how().equals("FENCED"))
+                        || e instanceof BrokerIsolated iso && iso.brokerId() == broker && iso.fromBrokers()) {
+                    return i;
+                }
             }
         }
         if (at >= 0 && events.get(at).event() instanceof LeaderChanged l && l.unclean()) {

@@ -34,6 +34,7 @@ final class TimelineHtml {
     private static final int CHART = 1340;
     private static final int AXIS = 40;
     private static final int FAULT_ROW = 22;
+    private static final int CHUNK = 200;
     private static final double CHAR = 6.3;
     private static final String[] BROKER_COLOURS = {"#4e79a7", "#59a14f", "#b07aa1", "#e0b000", "#76b7b2", "#9c755f",
         "#ff9da7", "#f28e2b", "#7f7f7f"};
@@ -240,20 +241,31 @@ final class TimelineHtml {
         if (notDrawn > 0) {
             page.append("<p>").append(notDrawn).append(" earlier events are not in this page.</p>\n");
         }
-        page.append("<table class=\"events\" id=\"event-table\"><thead><tr><th>#</th><th>cluster time</th><th>lane</th>"
-                + "<th>event</th><th>details</th></tr></thead>\n<tbody>\n");
-        for (int i = 0; i < events.size(); i++) {
-            TimedEvent e = events.get(i);
-            long pos = base + i;
-            List<String> in = lanes.lanesOf(i);
-            page.append("<tr id=\"r").append(pos).append("\" data-lane=\"").append(escape(String.join("|", in)))
-                    .append("\" data-kind=\"").append(escape(e.type())).append("\"")
-                    .append(TimelineLanes.isFault(e.event()) ? " class=\"fault-row\"" : "").append("><td><a href=\"#e")
-                    .append(pos).append("\">").append(pos).append("</a></td><td>").append(Instant.ofEpochMilli(e.timeMs()))
-                    .append("</td><td>").append(escape(String.join(", ", in))).append("</td><td>").append(escape(e.type()))
-                    .append("</td><td>").append(escape(e.details())).append("</td></tr>\n");
+        // In tables of CHUNK rows, each laid out only when scrolled to (content-visibility; a table's own bodies cannot
+        // be skipped so): a page of 5,000 events opens at once. Fixed column widths keep the tables aligned.
+        String columns = "<colgroup><col class=\"c-n\"/><col class=\"c-time\"/><col class=\"c-lane\"/><col class=\"c-type\"/>"
+                + "<col/></colgroup>";
+        page.append("<div class=\"event-table\" id=\"event-table\">\n");
+        for (int from = 0; from < Math.max(1, events.size()); from += CHUNK) {
+            page.append("<div class=\"chunk\"><table class=\"events\">").append(columns);
+            if (from == 0) {
+                page.append("<thead><tr><th>#</th><th>cluster time</th><th>lane</th><th>event</th><th>details</th></tr></thead>");
+            }
+            page.append("\n<tbody>\n");
+            for (int i = from; i < Math.min(events.size(), from + CHUNK); i++) {
+                TimedEvent e = events.get(i);
+                long pos = base + i;
+                List<String> in = lanes.lanesOf(i);
+                page.append("<tr id=\"r").append(pos).append("\" data-lane=\"").append(escape(String.join("|", in)))
+                        .append("\" data-kind=\"").append(escape(e.type())).append("\"")
+                        .append(TimelineLanes.isFault(e.event()) ? " class=\"fault-row\"" : "").append("><td><a href=\"#e")
+                        .append(pos).append("\">").append(pos).append("</a></td><td>").append(Instant.ofEpochMilli(e.timeMs()))
+                        .append("</td><td>").append(escape(String.join(", ", in))).append("</td><td>").append(escape(e.type()))
+                        .append("</td><td>").append(escape(e.details())).append("</td></tr>\n");
+            }
+            page.append("</tbody></table></div>\n");
         }
-        page.append("</tbody></table>\n");
+        page.append("</div>\n");
     }
 
     private static void findingTables(StringBuilder page, List<Finding> findings, long base, List<TimedEvent> events) {
@@ -716,6 +728,10 @@ final class TimelineHtml {
             th, td { border: 1px solid #ddd; padding: 2px 6px; text-align: left; vertical-align: top; }
             th { background: #f0f0f0; position: sticky; top: 0; }
             .events td:nth-child(2) { white-space: nowrap; font-family: monospace; }
+            .events { table-layout: fixed; width: 100%; max-width: 1500px; }
+            .events .c-n { width: 52px; } .events .c-time { width: 200px; } .events .c-lane { width: 210px; }
+            .events .c-type { width: 160px; } .events td { overflow-wrap: anywhere; }
+            .chunk { content-visibility: auto; contain-intrinsic-size: auto 3700px; }
             .fault-row { background: #fff0ef; }
             .findings.lost td { background: #fff4e5; }
             .findings td:not(.at):not(.cause) { white-space: nowrap; }

@@ -315,19 +315,30 @@ class TimelineHtmlTest {
             return byClass("tick-label").stream().map(Element::getTextContent).toList();
         }
 
-        private Element table(String css) {
+        /** The tables of class {@code css} (the event table comes in tables of a few hundred rows). */
+        private List<Element> tables(String css) {
+            List<Element> out = new ArrayList<>();
             NodeList tables = doc.getElementsByTagName("table");
             for (int i = 0; i < tables.getLength(); i++) {
-                if (((Element) tables.item(i)).getAttribute("class").equals(css)) {
-                    return (Element) tables.item(i);
+                if (hasClasses((Element) tables.item(i), css)) {
+                    out.add((Element) tables.item(i));
                 }
             }
-            throw new AssertionError("no table of class " + css);
+            assertThat(out).as("tables of class %s", css).isNotEmpty();
+            return out;
+        }
+
+        private Element table(String css) {
+            return tables(css).get(0);
         }
 
         List<Element> rows(String css) {
-            NodeList rows = ((Element) table(css).getElementsByTagName("tbody").item(0)).getElementsByTagName("tr");
-            return IntStream.range(0, rows.getLength()).mapToObj(i -> (Element) rows.item(i)).toList();
+            List<Element> out = new ArrayList<>();
+            for (Element table : tables(css)) {
+                NodeList rows = ((Element) table.getElementsByTagName("tbody").item(0)).getElementsByTagName("tr");
+                IntStream.range(0, rows.getLength()).forEach(i -> out.add((Element) rows.item(i)));
+            }
+            return out;
         }
 
         Map<String, Integer> columns(String css) {
