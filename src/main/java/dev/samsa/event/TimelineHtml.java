@@ -336,7 +336,7 @@ final class TimelineHtml {
 
     private static int height(Lane lane) {
         return switch (lane.kind) {
-            case FAULTS -> Math.max(1, rows(lane)) * FAULT_ROW + 8;
+            case FAULTS -> Math.max(40, rows(lane) * FAULT_ROW + 8);
             case BROKER -> 32;
             case PARTITION -> 64;
             case GROUP -> 60;

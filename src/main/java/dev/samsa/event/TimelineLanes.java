@@ -11,9 +11,10 @@ import java.util.TreeMap;
 
 /**
  * The lanes of the HTML timeline, read from the events in one pass: the faults (each a bar from when it was applied to
- * when it healed, or a mark), then a lane per broker (up, stopped, isolated), per partition (its leader and leader
- * epoch, its ISR, high-watermark moves), per consumer group (its state, generation and members, joins and leaves), per
- * transactional id (its state), and one for the rest of the cluster.
+ * when it healed, or a mark), then a lane per broker (up, stopped, isolated), per partition of a user's topic (its
+ * leader and leader epoch, its ISR, high-watermark moves), per consumer group (its state, generation and members,
+ * joins and leaves), per transactional id (its state), per internal partition ({@code __consumer_offsets}, ...), and
+ * one for the rest of the cluster.
  */
 final class TimelineLanes {
 
@@ -133,9 +134,14 @@ final class TimelineLanes {
         }
         lanes.put(faults.name, faults);
         brokers.forEach((k, v) -> lanes.put(v.name, v));
-        partitions.forEach(lanes::put);
+        partitions.forEach((k, v) -> {
+            if (!k.startsWith("__")) {
+                lanes.put(k, v);
+            }
+        });
         groups.forEach(lanes::put);
         txns.forEach(lanes::put);
+        partitions.forEach(lanes::putIfAbsent); // the coordinators' internal partitions, after what they coordinate
         lanes.put(cluster.name, cluster);
         lanes.values().removeIf(l -> l.marks.isEmpty() && l.bands.isEmpty() && l.spans.isEmpty()
                 && l.kind != Kind.BROKER);
