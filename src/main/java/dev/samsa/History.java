@@ -9,7 +9,9 @@ import dev.samsa.event.BrokerStopped;
 import dev.samsa.event.ClusterEvent;
 import dev.samsa.event.ClusterTimeline;
 import dev.samsa.event.Finding;
+import dev.samsa.event.IsolationHealed;
 import dev.samsa.event.LeaderChanged;
+import dev.samsa.event.Truncated;
 import dev.samsa.event.TimedEvent;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
@@ -152,7 +154,7 @@ public final class History {
                 MutableRecordBatch found = byBase.get(b.baseOffset());
                 if (found == null || !same(found, b)) {
                     List<Integer> around = faultsAround(events, tp, b.timeMs());
-                    int at = lostAt(events, around, tp);
+                    int at = lostAt(events, around, tp, b.leader());
                     int cause = lostBy(events, at, b.leader());
                     Lost l = new Lost(tp.topic(), tp.partition(), b.baseOffset(), b.lastOffset(), b.producerId(),
                             b.producerEpoch(), b.baseSequence(), b.acks(), b.leader(), b.timeMs(),
@@ -305,11 +307,39 @@ public final class History {
         return around;
     }
 
-    /** The index of the partition's first leadership move or truncation after the acknowledgement (the loss), or -1. */
-    private static int lostAt(List<TimedEvent> events, List<Integer> around, TopicPartition tp) {
+    /**
+     * The index of the partition's first leadership move or truncation after the acknowledgement (the loss), or -1. A
+     * broker isolated from the others at the election acknowledged as a stale leader: the election of the same
+     * millisecond came before its acknowledgement, and its truncation on the heal is the loss.
+     */
+    private static int lostAt(List<TimedEvent> events, List<Integer> around, TopicPartition tp, int broker) {
         String name = tp.topic() + "-" + tp.partition() + " ";
-        return around.stream().filter(i -> events.get(i).details().startsWith(name)
+        int at = around.stream().filter(i -> events.get(i).details().startsWith(name)
                 && LEADERSHIP_TYPES.contains(events.get(i).type())).findFirst().orElse(-1);
+        if (at < 0 || !(events.get(at).event() instanceof LeaderChanged) || !isolatedAt(events, at, broker)) {
+            return at;
+        }
+        for (int i : around) {
+            if (i > at && events.get(i).event() instanceof Truncated t && t.brokerId() == broker
+                    && t.topic().equals(tp.topic()) && t.partition() == tp.partition()) {
+                return i;
+            }
+        }
+        return at;
+    }
+
+    /** Whether {@code broker} was cut off from the other brokers at event {@code at}. */
+    private static boolean isolatedAt(List<TimedEvent> events, int at, int broker) {
+        for (int i = at - 1; i >= 0; i--) {
+            ClusterEvent e = events.get(i).event();
+            if (e instanceof IsolationHealed h && h.brokerId() == broker) {
+                return false;
+            }
+            if (e instanceof BrokerIsolated iso && iso.brokerId() == broker) {
+                return iso.fromBrokers();
+            }
+        }
+        return false;
     }
 
     /**

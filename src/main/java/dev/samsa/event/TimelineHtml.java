@@ -77,9 +77,8 @@ final class TimelineHtml {
         TimelineAxis axis = new TimelineAxis(events, 0, CHART);
         Map<String, List<Flag>> flags = flags(findings, lanes, axis, base, events.size());
         Lane faultLane = lanes.lanes().get("faults");
-        if (faultLane != null) {
-            pack(faultLane, axis);
-        }
+        // Wide enough for the labels of the last faults too.
+        int width = faultLane == null ? axis.end() : Math.max(axis.end(), pack(faultLane, axis));
         StringBuilder left = new StringBuilder();
         Layers svg = new Layers(new StringBuilder(), new StringBuilder(), new StringBuilder());
         Set<Long> ids = new java.util.HashSet<>();
@@ -92,7 +91,7 @@ final class TimelineHtml {
             svg.over.append("<g class=\"marks\" data-lane=\"").append(name).append("\">\n");
             svg.text.append("<g class=\"labels\" data-lane=\"").append(name).append("\">\n");
             svg.under.append("<rect class=\"row").append(row++ % 2 == 0 ? "" : " odd").append("\" x=\"0\" y=\"").append(y)
-                    .append("\" width=\"").append(axis.end()).append("\" height=\"").append(height).append("\"/>\n");
+                    .append("\" width=\"").append(width).append("\" height=\"").append(height).append("\"/>\n");
             laneName(left, lane, y, height);
             if (lane.kind == Kind.FAULTS) {
                 faults(svg, lane, axis, y, base, events, ids);
@@ -115,7 +114,7 @@ final class TimelineHtml {
         page.append("<div class=\"chart\">\n<svg class=\"names\" xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(LABEL)
                 .append("\" height=\"").append(height).append("\">\n<text class=\"axis-name\" x=\"6\" y=\"22\">cluster time (UTC)</text>\n")
                 .append(left).append("</svg>\n<div class=\"scroll\" id=\"scroll\">\n<svg class=\"lanes\" xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-                .append(axis.end()).append("\" height=\"").append(height).append("\">\n");
+                .append(width).append("\" height=\"").append(height).append("\">\n");
         page.append("<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
                 + "<rect width=\"6\" height=\"6\" fill=\"#f3f3f3\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#d0d0d0\" stroke-width=\"2\"/>"
                 + "</pattern></defs>\n");
@@ -563,9 +562,10 @@ final class TimelineHtml {
         }
     }
 
-    /** Assigns each fault a row of the faults lane so that no bar or label overlaps another. */
-    private static void pack(Lane faults, TimelineAxis axis) {
+    /** Assigns each fault a row of the faults lane so that no bar or label overlaps another; returns where they end. */
+    private static int pack(Lane faults, TimelineAxis axis) {
         List<Integer> ends = new ArrayList<>();
+        int right = 0;
         for (Span s : faults.spans) {
             int x0 = axis.x(s.from) - 6;
             int x1 = s.instant ? x0 : s.to < 0 ? axis.end() : axis.x(s.to) + 7;
@@ -581,7 +581,9 @@ final class TimelineHtml {
                 ends.set(row, extent);
             }
             s.row = row;
+            right = Math.max(right, extent);
         }
+        return right;
     }
 
     /** The chart's three layers, drawn in this order. */
