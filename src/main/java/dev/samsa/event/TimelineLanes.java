@@ -267,8 +267,10 @@ final class TimelineLanes {
             if (lane.kind == Kind.PARTITION || lane.kind == Kind.GROUP) {
                 start(i, lane);
             }
-            boolean drawn = lane.marks.stream().anyMatch(m -> m.index() == i);
-            boolean banded = lane.bands.stream().anyMatch(b -> b.from == i && b.row == 0 && lane.kind != Kind.PARTITION);
+            // Marks and bands are added in event order: one this event added is the lane's last.
+            boolean drawn = !lane.marks.isEmpty() && lane.marks.get(lane.marks.size() - 1).index() == i;
+            boolean banded = lane.kind != Kind.PARTITION && lane.bands.stream().skip(Math.max(0, lane.bands.size() - 2))
+                    .anyMatch(b -> b.from == i && b.row == 0);
             if (!drawn && !banded && !(event instanceof IsrShrunk || event instanceof IsrExpanded
                     || event instanceof LeaderChanged l && !l.unclean())) {
                 lane.marks.add(new Mark(i, isFault(event) ? "fault" : "dot", isFault(event) ? "fault" : "event",
