@@ -174,6 +174,35 @@ class TimelineHtmlTest {
     }
 
     @Test
+    void eachFaultIsABarFromWhenItWasAppliedToWhenItHealedLabelledWithWhatItIs() throws Exception {
+        List<TimedEvent> events = List.of(new TimedEvent(0, new BrokerStarted(1)),
+                new TimedEvent(10, new BrokerIsolated(2, false, true)),
+                new TimedEvent(12, new BrokerLatency(1, Duration.ofMillis(200))),
+                new TimedEvent(14, new RequestsIntercepted("PRODUCE")),
+                new TimedEvent(16, new ReplicationPaused("orders", 0, 3)),
+                new TimedEvent(20, new FailuresScheduled("FETCH", "NOT_LEADER_OR_FOLLOWER", 2)),
+                new TimedEvent(30, new IsolationHealed(2)),
+                new TimedEvent(32, new BrokerLatency(1, Duration.ZERO)),
+                new TimedEvent(34, new InterceptionRemoved("PRODUCE")),
+                new TimedEvent(36, new ReplicationResumed("orders", 0, 3)));
+        Page page = Page.parse(TimelineHtml.render(new ClusterTimeline.Snapshot(0, events), List.of()));
+        assertThat(page.texts("faults", "fault-label")).containsExactly("isolate broker 2 from brokers",
+                "latency broker 1 200 ms", "intercept PRODUCE", "pause replication orders-0 \u2192 broker 3",
+                "fail next 2 FETCH NOT_LEADER_OR_FOLLOWER");
+        List<Element> bars = page.inLane("faults", "fault-span");
+        assertThat(bars).hasSize(4);
+        int[][] spans = {{1, 6}, {2, 7}, {3, 8}, {4, 9}};
+        for (int i = 0; i < spans.length; i++) {
+            Element bar = bars.get(i);
+            double x0 = Double.parseDouble(bar.getAttribute("x"));
+            assertThat(x0).as("bar %d starts at its fault", i).isEqualTo(page.xOfEvent(spans[i][0]));
+            assertThat(x0 + Double.parseDouble(bar.getAttribute("width"))).as("and ends at its heal")
+                    .isEqualTo(page.xOfEvent(spans[i][1]));
+        }
+        page.assertEveryLinkResolves();
+    }
+
+    @Test
     void anIsrBelowMinInsyncReplicasIsRedAndSaysSo() throws Exception {
         List<TimedEvent> events = List.of(new TimedEvent(0, new TopicCreated("orders", 1, 3, "id", 2,
                         List.of(new PartitionState(0, 1, 0, List.of(1, 2, 3))))),
@@ -283,7 +312,9 @@ class TimelineHtmlTest {
         private static double middle(Element e) {
             if (e.getTagName().equals("polygon")) {
                 String[] points = e.getAttribute("points").split("[ ,]");
-                return (Double.parseDouble(points[0]) + Double.parseDouble(points[2])) / 2;
+                java.util.DoubleSummaryStatistics x = IntStream.range(0, points.length / 2)
+                        .mapToDouble(i -> Double.parseDouble(points[2 * i])).summaryStatistics();
+                return (x.getMin() + x.getMax()) / 2;
             }
             if (e.getTagName().equals("circle")) {
                 return Double.parseDouble(e.getAttribute("cx"));
