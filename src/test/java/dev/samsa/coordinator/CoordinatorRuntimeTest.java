@@ -243,6 +243,37 @@ class CoordinatorRuntimeTest {
     }
 
     @Test
+    void aResultReplayedWhenCommittedReachesTheShardOnlyOnceReplicated() {
+        CoordinatorRuntime<KeyValueShard> runtime = newRuntime();
+        createTopic();
+        String key = keyOn(0);
+        cluster.pauseFollower(P0, 2);
+        AtomicReference<String> answer = new AtomicReference<>();
+
+        cluster.run(() -> runtime.scheduleWriteOperation(1, 0,
+                shard -> put(key, "a").withReplay(CoordinatorResult.Replay.WHEN_COMMITTED),
+                (response, error) -> answer.set(error == Errors.NONE ? response : error.name())));
+
+        assertThat(cluster.call(() -> runtime.activeShard(1, key).values)).as("not replicated yet").doesNotContainKey(key);
+        cluster.resumeFollower(P0, 2);
+        awaitAnswer(answer, "put " + key);
+        assertThat(cluster.call(() -> runtime.activeShard(1, key).values)).containsEntry(key, "a");
+    }
+
+    @Test
+    void appendErrorsReachTheClientAsKafkasCoordinatorMapsThem() {
+        assertThat(CoordinatorRuntime.appendError(Errors.NOT_LEADER_OR_FOLLOWER.exception())).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(CoordinatorRuntime.appendError(Errors.KAFKA_STORAGE_ERROR.exception())).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(CoordinatorRuntime.appendError(Errors.NOT_ENOUGH_REPLICAS.exception())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(CoordinatorRuntime.appendError(Errors.UNKNOWN_TOPIC_OR_PARTITION.exception()))
+                .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(CoordinatorRuntime.appendError(Errors.REQUEST_TIMED_OUT.exception())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(CoordinatorRuntime.appendError(Errors.RECORD_LIST_TOO_LARGE.exception())).isEqualTo(Errors.UNKNOWN_SERVER_ERROR);
+        assertThat(CoordinatorRuntime.appendError(Errors.INVALID_PRODUCER_EPOCH.exception()))
+                .as("the log's answer to a fenced producer stays itself").isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+    }
+
+    @Test
     void anOperationThatFailsWritesNothingAndAnswersItsError() {
         CoordinatorRuntime<KeyValueShard> runtime = newRuntime();
         createTopic();
