@@ -29,6 +29,10 @@ import org.apache.kafka.common.record.RecordBatch;
  * written by the {@link TransactionMarkerWriter}, by this coordinator or, after a failover, by the next. Owned by the
  * cluster loop.
  *
+ * <p>The classes of this package run on a {@link TransactionCoordinatorContext}; this class holds the cluster's (its
+ * nested {@code ClusterContext}, the package's one view of {@code ClusterState}), and a unit test gives it one over a
+ * {@code MockScheduler}.
+ *
  * <p>This class is the entry point the handlers and the inspection API use; the work is done by one class per
  * concern: {@link ProducerIdFencing} (InitProducerId), {@link TransactionPartitions} (adding and verifying partitions),
  * {@link TransactionEnd} (EndTxn, markers, the coordinator's own aborts) and {@link TransactionExpiry} (transaction
