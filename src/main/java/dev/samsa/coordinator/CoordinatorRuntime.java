@@ -230,7 +230,8 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
      * Kafka's {@code scheduleWriteOperation}, the one way records reach the internal topic: runs {@code op} on the
      * shard of {@code partition} that {@code brokerId} holds, appends its records (in one batch, transactional when
      * the result names a producer), replays them into the shard as the result asks, and calls {@code respond} with the
-     * response and NONE once they are replicated. A result without records is answered at once.
+     * response and NONE once they are replicated (then runs the result's {@code onCommitted}). A result without records
+     * is answered at once.
      *
      * <p>On an error {@code respond} gets a null response and the error, mapped as Kafka's runtime and
      * {@code GroupCoordinatorService} map them: the routing's (NOT_COORDINATOR when {@code brokerId} does not lead the
@@ -252,6 +253,9 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
         }
         if (result.records().isEmpty()) {
             respond.accept(result.response(), Errors.NONE);
+            if (result.onCommitted() != null) {
+                result.onCommitted().run();
+            }
             return;
         }
         SimpleRecord[] records = result.records().toArray(new SimpleRecord[0]);
