@@ -16,6 +16,7 @@ import dev.samsa.handler.Handlers;
 import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.store.MappedStoreFactory;
 import dev.samsa.log.store.MappedStores;
+import dev.samsa.network.FrameLimits;
 import dev.samsa.security.ClientStores;
 import dev.samsa.security.ClusterSecurity;
 import dev.samsa.security.OAuthBearerValidator;
@@ -144,7 +145,8 @@ public final class KafkaCluster implements AutoCloseable {
                     ports.add(builder.basePort == 0 ? 0 : builder.basePort + l * builder.brokers + id - 1);
                 }
                 Broker broker = new Broker(id, name + "-broker-" + id, ports, state, handlers, groupCoordinator,
-                        transactionCoordinator, brokerConfigs.getInt("socket.request.max.bytes"), security);
+                        transactionCoordinator, new FrameLimits(brokerConfigs.getInt("socket.request.max.bytes"),
+                        brokerConfigs.getInt("sasl.server.max.receive.size")), security);
                 started.add(broker);
                 infos.add(new BrokerInfo(id, "127.0.0.1", broker.port(), builder.racks.get(id)));
                 infoConfigs.add(brokerConfigs);
@@ -424,6 +426,62 @@ public final class KafkaCluster implements AutoCloseable {
     /** Requests parked as delayed operations right now (fetch long-polls, acks=all produces). */
     int parkedRequests() {
         return loop.call(() -> state.purgatory().parked());
+    }
+
+    /** Every topic's partition count, by name, internal topics ({@code __consumer_offsets}, ...) included. */
+    public java.util.SortedMap<String, Integer> topics() {
+        return loop.call(() -> {
+            java.util.SortedMap<String, Integer> topics = new java.util.TreeMap<>();
+            state.metadata().topics().forEach(t -> topics.put(t.name(), t.partitions().size()));
+            return Collections.unmodifiableSortedMap(topics);
+        });
+    }
+
+    /** The broker acting as controller (the lowest live id), or -1 while no broker runs. */
+    public int controller() {
+        return loop.call(() -> state.metadata().controllerId());
+    }
+
+    /**
+     * The ids of the consumer groups the running brokers coordinate now, classic and consumer protocol, as Admin's
+     * listGroups sees them: for {@link #group(String)}.
+     */
+    public java.util.SortedSet<String> groupIds() {
+        return loop.call(() -> {
+            java.util.SortedSet<String> ids = new java.util.TreeSet<>();
+            for (Broker b : brokers) {
+                if (b.isRunning()) {
+                    groupCoordinator.listGroups(b.id()).forEach(g -> ids.add(g.groupId()));
+                    groupCoordinator.listConsumerGroups(b.id()).forEach(g -> ids.add(g.groupId()));
+                }
+            }
+            return Collections.unmodifiableSortedSet(ids);
+        });
+    }
+
+    /**
+     * The broker coordinating group {@code groupId}: the leader of its {@code __consumer_offsets} partition, as
+     * FindCoordinator answers; -1 before that topic exists or while the partition has no leader. A pure read.
+     */
+    public int groupCoordinator(String groupId) {
+        return loop.call(() -> {
+            TopicPartition tp = groupCoordinator.offsetsPartition(groupId);
+            dev.samsa.cluster.Partition p = tp == null ? null : state.metadata().partition(tp);
+            return p == null ? -1 : p.leader();
+        });
+    }
+
+    /** The transactional ids the running brokers coordinate now, as Admin's listTransactions sees them. */
+    public java.util.SortedSet<String> transactionalIds() {
+        return loop.call(() -> {
+            java.util.SortedSet<String> ids = new java.util.TreeSet<>();
+            for (Broker b : brokers) {
+                if (b.isRunning()) {
+                    transactionCoordinator.coordinatedBy(b.id()).forEach(t -> ids.add(t.transactionalId()));
+                }
+            }
+            return Collections.unmodifiableSortedSet(ids);
+        });
     }
 
     /** A live view of one partition: leader, ISR, high watermark, each replica's log end offset. */

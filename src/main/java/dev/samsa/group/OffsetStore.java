@@ -5,6 +5,7 @@ import dev.samsa.event.GroupCreated;
 import dev.samsa.event.OffsetsExpired;
 import dev.samsa.event.OffsetsExpiryFailed;
 import dev.samsa.group.classic.ClassicGroup;
+import dev.samsa.group.classic.ClassicGroupLiveness;
 import dev.samsa.group.modern.consumer.ConsumerGroup;
 import dev.samsa.group.modern.consumer.ConsumerGroupState;
 import dev.samsa.group.classic.ClassicGroupState;
@@ -47,9 +48,11 @@ import org.apache.kafka.common.record.SimpleRecord;
 public final class OffsetStore {
 
     private final GroupCoordinatorContext context;
+    private final ClassicGroupLiveness classicLiveness;
 
-    OffsetStore(GroupCoordinatorContext context) {
+    OffsetStore(GroupCoordinatorContext context, ClassicGroupLiveness classicLiveness) {
         this.context = context;
+        this.classicLiveness = classicLiveness;
     }
 
     static String cleanupKey(int partition) {
@@ -61,10 +64,12 @@ public final class OffsetStore {
      * leaves the old offsets, as Kafka's). {@code done} hears NONE once replicated (at once when there was nothing to
      * write; per-partition errors are the caller's, e.g. an unknown topic), or the error for every partition:
      * UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID, REBALANCE_IN_PROGRESS, GROUP_ID_NOT_FOUND (v9+),
-     * INVALID_GROUP_ID, or a coordinator error, as Kafka answers.
+     * INVALID_GROUP_ID, or a coordinator error, as Kafka answers. A commit from a member of a Stable or
+     * PreparingRebalance classic group maintains its session, as a Heartbeat does (Kafka's
+     * {@code OffsetMetadataManager.commitOffset}).
      */
     public void commit(int brokerId, short version, String groupId, String memberId, String instanceId, int generation,
-                       Map<TopicPartition, CommittedOffset> commits, Consumer<Errors> done) {
+                       Map<TopicPartition, CommittedOffset> commits, String clientAddress, Consumer<Errors> done) {
         context.write(brokerId, groupId, shard -> {
             ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
             if (consumerGroup != null) {
@@ -82,6 +87,7 @@ public final class OffsetStore {
             }
             if (consumerGroup == null) {
                 throwIfCommitIsInvalid(group, memberId, instanceId, generation, false);
+                classicLiveness.offsetCommitted(group, memberId, clientAddress);
             }
             List<SimpleRecord> records = new ArrayList<>();
             long now = context.cluster().nowMs();

@@ -63,7 +63,8 @@ final class OffsetCommitHandler implements ApiHandler {
             }
         }
         broker.groups().offsets().commit(broker.brokerId(), request.version(), data.groupId(), data.memberId(),
-                data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits, error -> {
+                data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits, request.clientAddress(),
+                error -> {
                     if (error != Errors.NONE) {
                         results.values().forEach(rp -> rp.setErrorCode(error.code()));
                     } else {

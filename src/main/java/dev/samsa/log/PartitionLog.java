@@ -39,8 +39,8 @@ import org.apache.kafka.common.record.TimestampType;
  * <p>A storage failure surfaces as {@link KafkaStorageException} naming the file, so that a
  * handler can answer {@code KAFKA_STORAGE_ERROR} like any other protocol error.
  *
- * <p>This class is not thread-safe: the cluster loop owns the log. The records it returns are
- * copies and may be handed to network threads.
+ * <p>This class is not thread-safe: the cluster loop owns the log. The records it returns, copies from
+ * {@link #read} or views of the mapping from {@link #readMapped}, may be handed to network threads.
  */
 public final class PartitionLog implements AutoCloseable {
 
@@ -83,10 +83,11 @@ public final class PartitionLog implements AutoCloseable {
      * result carries the offsets of the first append and {@code duplicate = true}.
      *
      * @throws InvalidRecordException if a batch breaks a rule of {@link LogValidator}
+     * @throws RecordValidationException if records are refused one by one: no key on a compacted topic, a
+     *         timestamp out of the allowed range, a batch marked LogAppendTime by the producer
      * @throws CorruptRecordException if a batch fails its CRC or the records hold no whole batch
      * @throws org.apache.kafka.common.errors.RecordTooLargeException if a batch exceeds max.message.bytes
      *         ({@code RecordBatchTooLargeException} if it exceeds segment.bytes)
-     * @throws org.apache.kafka.common.errors.InvalidTimestampException if a timestamp is out of the allowed range
      * @throws org.apache.kafka.common.errors.InvalidProducerEpochException if the producer was fenced
      * @throws org.apache.kafka.common.errors.OutOfOrderSequenceException on a sequence gap
      */
@@ -387,6 +388,11 @@ public final class PartitionLog implements AutoCloseable {
 
     public long logStartOffset() {
         return logStartOffset;
+    }
+
+    /** The bytes of its segments, as Kafka's {@code UnifiedLog.size}: what DescribeLogDirs reports. */
+    public long sizeInBytes() {
+        return local.segments().sizeInBytes();
     }
 
     public long logEndOffset() {
