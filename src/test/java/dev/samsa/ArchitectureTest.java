@@ -206,6 +206,47 @@ class ArchitectureTest {
     }
 
     /**
+     * The transaction coordinator's classes run on {@code TransactionCoordinatorContext} (so a unit test needs no
+     * cluster loop); only {@code TransactionCoordinator}, whose nested class is the cluster's context, names the
+     * cluster or its faults.
+     */
+    @Test
+    void onlyTheTransactionCoordinatorInTxnKnowsTheCluster() throws IOException {
+        List<String> offenders = new ArrayList<>();
+        try (Stream<Path> files = Files.list(CLASSES.resolve("dev/samsa/txn"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                String name = file.getFileName().toString();
+                if (name.equals("TransactionCoordinator.class") || name.startsWith("TransactionCoordinator$")) {
+                    continue;
+                }
+                for (String constant : ConstantPool.read(Files.readAllBytes(file)).utf8) {
+                    if (constant != null && (constant.contains("dev/samsa/cluster/") || constant.contains("dev/samsa/fault/"))) {
+                        offenders.add(name + " uses " + constant);
+                    }
+                }
+            }
+        }
+        assertThat(offenders).as("txn/ classes that reach past TransactionCoordinatorContext").isEmpty();
+    }
+
+    /** Records reach an internal topic one way, the runtime's write; a handler asks its coordinator and never names it. */
+    @Test
+    void noHandlerNamesTheCoordinatorWrite() throws IOException {
+        List<String> offenders = new ArrayList<>();
+        try (Stream<Path> files = Files.list(CLASSES.resolve("dev/samsa/handler"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                for (String constant : ConstantPool.read(Files.readAllBytes(file)).utf8) {
+                    if (constant != null && (constant.contains("dev/samsa/coordinator/CoordinatorResult")
+                            || constant.contains("dev/samsa/coordinator/CoordinatorRuntime$"))) {
+                        offenders.add(file.getFileName() + " uses " + constant);
+                    }
+                }
+            }
+        }
+        assertThat(offenders).as("handlers that name the coordinator runtime's write").isEmpty();
+    }
+
+    /**
      * The classic group's request phases call the one rebalance engine and never each other, and the engine never
      * calls back up into a phase, so a rebalance has one place to read.
      */

@@ -113,6 +113,19 @@ public final class BrokerConfigs {
         this.dynamicClusterDefaults = dynamicClusterDefaults;
     }
 
+    private BrokerConfigs(BrokerConfigs broker) {
+        this.staticConfigs = broker.staticConfigs;
+        this.dynamicClusterDefaults = broker.dynamicClusterDefaults;
+    }
+
+    /**
+     * The configs every broker of the cluster shares (the builder's and the cluster-wide dynamic defaults), without
+     * this broker's own dynamic overrides: what a coordinator reads when no one broker's view is the right one.
+     */
+    public BrokerConfigs clusterWide() {
+        return new BrokerConfigs(this);
+    }
+
     static boolean isKnown(String name) {
         return DEF.names().contains(name);
     }

@@ -14,14 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.function.ToIntFunction;
+import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
-import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.Record;
@@ -30,11 +30,12 @@ import org.apache.kafka.common.utils.Utils;
 
 /**
  * What every coordinator of an internal topic shares, as Kafka's {@code CoordinatorRuntime} at Samsa's scale: a key's
- * partition ({@link #partitionFor}), one shard per partition loaded from its leader's replica the moment the partition
- * gets a leader (at topic creation, on reopen and on every election) and unloaded when it loses it, the shard a
- * request may act on ({@link #activeShard}) or an inspection may read ({@link #shardOrNull}), and writes answered only
- * once replicated ({@link #scheduleWriteOperation}, whose records the shard applies by the replay that also loads it;
- * or the lower {@link #append} and {@link #whenReplicated}). Owned by the cluster loop; no threads, no locks.
+ * partition ({@link #partitionFor}), the internal topic created on the first FindCoordinator that needs it
+ * ({@link #findCoordinator}), one shard per partition loaded from its leader's replica the moment the partition gets
+ * a leader (at topic creation, on reopen and on every election) and unloaded when it loses it, the shard a request
+ * may act on ({@link #activeShard}) or an inspection may read ({@link #shardOrNull}), and the one way records reach
+ * the topic: {@link #scheduleWriteOperation}, answered only once replicated. Owned by the cluster loop; no threads,
+ * no locks.
  */
 public final class CoordinatorRuntime<S extends CoordinatorShard> {
 
@@ -49,28 +50,41 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
         void onUnloaded(S shard);
     }
 
+    /** The internal topic FindCoordinator creates on first need, from the configs of the broker it asked. */
+    public record TopicLayout(int partitions, int replicationFactor, Map<String, String> configs) {
+        public TopicLayout {
+            configs = Map.copyOf(configs);
+        }
+    }
+
     /**
-     * A coordinator write: where it went and the offset the high watermark must reach before it counts, as Kafka's
-     * runtime waits for it before answering (acks=-1 semantics; the append itself is acks=1, as Kafka's
-     * CoordinatorPartitionWriter does).
+     * How one coordinator uses the runtime.
+     *
+     * @param topic the internal topic whose partitions are the shards
+     * @param writeTimeoutConfig the broker config bounding how long a write may wait for replication
+     * @param acksAll whether records are appended as with acks=-1 (the transaction coordinator's appends): below the
+     *        partition's min.insync.replicas a write is refused with Kafka's NOT_ENOUGH_REPLICAS, which a coordinator
+     *        answers COORDINATOR_NOT_AVAILABLE; otherwise acks=1, as Kafka's CoordinatorPartitionWriter appends
+     * @param layout the topic to create on first need, from the configs of the broker that routes the request
      */
-    public record Write(int partition, int brokerId, int leaderEpoch, long requiredOffset) {
+    public record Spec(String topic, String writeTimeoutConfig, boolean acksAll, Function<BrokerConfigs, TopicLayout> layout) {
+    }
+
+    /** Where a write went and the offset the high watermark must reach before it counts (acks=-1 semantics). */
+    private record Write(int partition, int brokerId, int leaderEpoch, long requiredOffset) {
     }
 
     private final ClusterState cluster;
+    private final Spec spec;
     private final String topic;
-    private final String writeTimeoutConfig;
     private final Lifecycle<S> lifecycle;
     private final Map<Integer, S> shards = new HashMap<>();
 
-    /**
-     * @param topic the internal topic whose partitions are the shards
-     * @param writeTimeoutConfig the broker config bounding how long a write may wait for replication
-     */
-    public CoordinatorRuntime(ClusterState cluster, String topic, String writeTimeoutConfig, Lifecycle<S> lifecycle) {
+    /** Registers with {@code cluster}'s leadership changes of the spec's topic: from now on, a new leader loads its shard. */
+    public CoordinatorRuntime(ClusterState cluster, Spec spec, Lifecycle<S> lifecycle) {
         this.cluster = cluster;
-        this.topic = topic;
-        this.writeTimeoutConfig = writeTimeoutConfig;
+        this.spec = spec;
+        this.topic = spec.topic();
         this.lifecycle = lifecycle;
         cluster.metadata().addLeadershipListener((partition, oldLeader, newLeader) -> {
             if (partition.topic().name().equals(topic)) {
@@ -91,6 +105,52 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
     }
 
     /**
+     * The partition of the internal topic that holds {@code key}.
+     *
+     * @throws CoordinatorNotAvailableException before the internal topic exists
+     */
+    public int partitionFor(String key) {
+        Topic t = cluster.metadata().topic(topic);
+        if (t == null) {
+            throw new CoordinatorNotAvailableException("The coordinator of " + key + " is not available yet; " + topic
+                    + " does not exist. Find the coordinator first.");
+        }
+        return partitionFor(key, t.partitions().size());
+    }
+
+    /** The partition of the internal topic that holds {@code key}, or null before the topic exists; a pure read. */
+    public TopicPartition topicPartitionOrNull(String key) {
+        Topic t = cluster.metadata().topic(topic);
+        return t == null ? null : new TopicPartition(topic, partitionFor(key, t.partitions().size()));
+    }
+
+    /**
+     * FindCoordinator: the leader of {@code key}'s partition, creating the internal topic on first need with the layout
+     * the configs of {@code brokerId} (the broker asked) give.
+     *
+     * @throws CoordinatorNotAvailableException when the topic cannot be created or the partition has no leader
+     */
+    public int findCoordinator(int brokerId, String key) {
+        Topic t = cluster.metadata().topic(topic);
+        if (t == null) {
+            BrokerConfigs c = cluster.metadata().brokerConfigs(brokerId);
+            TopicLayout layout = spec.layout().apply(c != null ? c : cluster.metadata().controllerConfigs());
+            try {
+                t = cluster.metadata().createTopic(topic, layout.partitions(), layout.replicationFactor(), List.of(),
+                        layout.configs(), false);
+            } catch (ApiException e) {
+                throw new CoordinatorNotAvailableException("Cannot create " + topic + ": " + e.getMessage());
+            }
+        }
+        Partition p = t.partition(partitionFor(key, t.partitions().size()));
+        if (p == null || p.leader() < 0) {
+            throw new CoordinatorNotAvailableException("The coordinator partition of " + key + " (" + topic + "-"
+                    + (p == null ? "?" : p.index()) + ") has no leader");
+        }
+        return p.leader();
+    }
+
+    /**
      * The loaded shard that answers for {@code key} on {@code brokerId}.
      *
      * @throws CoordinatorNotAvailableException before the internal topic exists
@@ -98,20 +158,23 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
      * @throws CoordinatorLoadInProgressException when {@code brokerId} leads it but its shard is not loaded
      */
     public S activeShard(int brokerId, String key) {
-        Topic t = cluster.metadata().topic(topic);
-        if (t == null) {
-            throw new CoordinatorNotAvailableException("The coordinator of " + key + " is not available yet; " + topic
-                    + " does not exist. Find the coordinator first.");
+        return activeShard(brokerId, partitionFor(key), key);
+    }
+
+    private S activeShard(int brokerId, int partition, String key) {
+        Partition p = cluster.metadata().partition(new TopicPartition(topic, partition));
+        if (p == null) {
+            throw new CoordinatorNotAvailableException("The coordinator of " + key + " is not available; " + topic + "-"
+                    + partition + " does not exist. Find the coordinator again.");
         }
-        Partition p = t.partition(partitionFor(key, t.partitions().size()));
         if (p.leader() != brokerId) {
             throw new NotCoordinatorException("Broker " + brokerId + " is not the coordinator of " + key + "; broker "
                     + p.leader() + " is. Find the coordinator again.");
         }
-        S shard = shards.get(p.index());
+        S shard = shards.get(partition);
         if (shard == null || shard.brokerId() != brokerId) {
             throw new CoordinatorLoadInProgressException("Broker " + brokerId + " is still loading " + topic + "-"
-                    + p.index() + ", the coordinator partition of " + key + ".");
+                    + partition + ", the coordinator partition of " + key + ".");
         }
         return shard;
     }
@@ -164,98 +227,136 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
     }
 
     /**
-     * Kafka's {@code scheduleWriteOperation}: runs {@code op} on the shard of {@code key}, appends its records, replays
-     * them into the shard at once (so the next operation sees them, as Kafka's uncommitted state), and calls
-     * {@code respond} with the response and NONE once they are replicated. On an error ({@code op}'s, the routing's, or
-     * the write's, see {@link #whenReplicated}) {@code respond} gets a null response and the error.
+     * Kafka's {@code scheduleWriteOperation}, the one way records reach the internal topic: runs {@code op} on the
+     * shard of {@code partition} that {@code brokerId} holds, appends its records (in one batch, transactional when
+     * the result names a producer), replays them into the shard as the result asks, and calls {@code respond} with the
+     * response and NONE once they are replicated (then runs the result's {@code onCommitted}). A result without records
+     * is answered at once.
+     *
+     * <p>On an error {@code respond} gets a null response and the error, mapped as Kafka's runtime and
+     * {@code GroupCoordinatorService} map them: the routing's (NOT_COORDINATOR when {@code brokerId} does not lead the
+     * partition, COORDINATOR_LOAD_IN_PROGRESS while its shard is not loaded, COORDINATOR_NOT_AVAILABLE when the
+     * partition does not exist); {@code op}'s own; the append's ({@link #appendError}); and the replication's:
+     * NOT_COORDINATOR when the partition's leadership (or leader epoch) moved first, COORDINATOR_NOT_AVAILABLE when
+     * the write timeout passed (Kafka's REQUEST_TIMED_OUT).
      */
-    public <T> void scheduleWriteOperation(int brokerId, String key, WriteOperation<S, T> op, BiConsumer<T, Errors> respond) {
-        CoordinatorResult<T> result;
+    public <T> void scheduleWriteOperation(int brokerId, int partition, WriteOperation<S, T> op, BiConsumer<T, Errors> respond) {
         S shard;
+        CoordinatorResult<T> result;
         try {
-            shard = activeShard(brokerId, key);
+            shard = activeShard(brokerId, partition, topic + "-" + partition);
+            throwIfBelowMinIsr(shard);
             result = op.generate(shard);
         } catch (ApiException e) {
-            respond.accept(null, Errors.forException(e));
+            respond.accept(null, appendError(e));
             return;
         }
         if (result.records().isEmpty()) {
             respond.accept(result.response(), Errors.NONE);
-            return;
-        }
-        MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, result.records().toArray(new SimpleRecord[0]));
-        List<Record> records = new ArrayList<>();
-        batch.records().forEach(records::add);
-        Write write = append(shard, batch);
-        long firstOffset = write.requiredOffset() - records.size();
-        for (int i = 0; i < records.size(); i++) {
-            shard.replay(firstOffset + i, records.get(i));
-        }
-        whenReplicated(write, error -> respond.accept(error == Errors.NONE ? result.response() : null, error));
-    }
-
-    /**
-     * Kafka's {@code scheduleTransactionalWriteOperation}: as {@link #scheduleWriteOperation}, but the records go in one
-     * transactional batch of {@code producerId} and {@code producerEpoch}, so that the partition's log holds them as
-     * part of that producer's transaction and its COMMIT or ABORT marker completes them (the shard replays them as
-     * pending, see {@link CoordinatorShard#replay(long, long, short, Record)}). Kafka's coordinator writes such a batch
-     * at sequence 0 and its log skips the sequence check for a coordinator's appends; Samsa's log checks every
-     * producer batch, so {@code baseSequence} gives the sequence that continues the producer's last batch on the
-     * shard's partition. A producer fenced by a newer epoch on that partition gets the log's INVALID_PRODUCER_EPOCH.
-     */
-    public <T> void scheduleTransactionalWriteOperation(int brokerId, String key, long producerId, short producerEpoch,
-                                                        ToIntFunction<S> baseSequence, WriteOperation<S, T> op,
-                                                        BiConsumer<T, Errors> respond) {
-        CoordinatorResult<T> result;
-        S shard;
-        Write write;
-        MemoryRecords batch;
-        try {
-            shard = activeShard(brokerId, key);
-            result = op.generate(shard);
-            if (result.records().isEmpty()) {
-                respond.accept(result.response(), Errors.NONE);
-                return;
+            if (result.onCommitted() != null) {
+                result.onCommitted().run();
             }
-            batch = MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, producerEpoch,
-                    baseSequence.applyAsInt(shard), result.records().toArray(new SimpleRecord[0]));
-            write = append(shard, batch);
-        } catch (NotLeaderOrFollowerException e) {
-            respond.accept(null, Errors.NOT_COORDINATOR);
-            return;
-        } catch (ApiException e) {
-            respond.accept(null, Errors.forException(e));
             return;
         }
+        SimpleRecord[] records = result.records().toArray(new SimpleRecord[0]);
+        CoordinatorResult.Producer producer = result.producer();
+        MemoryRecords batch = producer == null
+                ? MemoryRecords.withRecords(Compression.NONE, records)
+                : MemoryRecords.withTransactionalRecords(Compression.NONE, producer.producerId(), producer.producerEpoch(),
+                        producer.baseSequence(), records);
+        Write write;
+        try {
+            TopicPartition tp = new TopicPartition(topic, partition);
+            LogAppendResult appended = cluster.replicaManager().appendAsLeader(brokerId, tp, batch, (short) 1);
+            write = new Write(partition, brokerId, cluster.metadata().partition(tp).leaderEpoch(), appended.lastOffset() + 1);
+        } catch (ApiException e) {
+            respond.accept(null, appendError(e));
+            return;
+        }
+        if (result.replay() == CoordinatorResult.Replay.AT_ONCE) {
+            replay(shard, write, batch, producer);
+        }
+        whenReplicated(write, error -> {
+            if (error == Errors.NONE && result.replay() == CoordinatorResult.Replay.WHEN_COMMITTED && isLoaded(shard)) {
+                replay(shard, write, batch, producer);
+            }
+            respond.accept(error == Errors.NONE ? result.response() : null, error);
+        }, result.onCommitted());
+    }
+
+    /**
+     * Kafka's mapping of a failed coordinator write to what the client hears ({@code
+     * CoordinatorOperationExceptionHelper.handleOperationException}, and the transaction coordinator's
+     * {@code appendTransactionToLog}): the partition or its replicas being unavailable is COORDINATOR_NOT_AVAILABLE,
+     * leadership lost is NOT_COORDINATOR, a batch too large is UNKNOWN_SERVER_ERROR; anything else as it is.
+     */
+    static Errors appendError(ApiException e) {
+        Errors error = Errors.forException(e);
+        return switch (error) {
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT ->
+                    Errors.COORDINATOR_NOT_AVAILABLE;
+            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> Errors.NOT_COORDINATOR;
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
+            default -> error;
+        };
+    }
+
+    /**
+     * An acks=-1 runtime refuses a write below min.insync.replicas before computing it, so that nothing the operation
+     * would do (a transition on the timeline) happens for a write Kafka's append would fail.
+     */
+    private void throwIfBelowMinIsr(S shard) {
+        if (!spec.acksAll()) {
+            return;
+        }
+        Partition p = cluster.metadata().partition(new TopicPartition(topic, shard.partition()));
+        int minIsr = cluster.metadata().effectiveConfig(p.topic(), shard.brokerId()).minInsyncReplicas();
+        if (p.isrSeenBy(shard.brokerId()).size() < minIsr) {
+            throw new NotEnoughReplicasException("The ISR " + p.isrSeenBy(shard.brokerId())
+                    + " of " + p.topicPartition() + " is below its min.insync.replicas " + minIsr);
+        }
+    }
+
+    private static void replay(CoordinatorShard shard, Write write, MemoryRecords batch, CoordinatorResult.Producer producer) {
         List<Record> records = new ArrayList<>();
         batch.records().forEach(records::add);
         long firstOffset = write.requiredOffset() - records.size();
         for (int i = 0; i < records.size(); i++) {
-            shard.replay(firstOffset + i, producerId, producerEpoch, records.get(i));
+            if (producer == null) {
+                shard.replay(firstOffset + i, records.get(i));
+            } else {
+                shard.replay(firstOffset + i, producer.producerId(), producer.producerEpoch(), records.get(i));
+            }
         }
-        whenReplicated(write, error -> respond.accept(error == Errors.NONE ? result.response() : null, error));
-    }
-
-    /** Appends {@code records} to the shard's partition on its leader (acks=1); answer after {@link #whenReplicated}. */
-    public Write append(S shard, MemoryRecords records) {
-        TopicPartition tp = new TopicPartition(topic, shard.partition());
-        LogAppendResult appended = cluster.replicaManager().appendAsLeader(shard.brokerId(), tp, records, (short) 1);
-        return new Write(shard.partition(), shard.brokerId(), cluster.metadata().partition(tp).leaderEpoch(), appended.lastOffset() + 1);
     }
 
     /**
-     * Calls {@code done} once {@code write} is replicated (the high watermark passed it): NONE; or, as Kafka maps a
-     * failed coordinator write, NOT_COORDINATOR when the partition's leadership moved (or its leader epoch changed)
-     * first, COORDINATOR_NOT_AVAILABLE when the write timeout passed. A null write completes at once.
+     * Calls {@code done} once {@code write} is replicated (NONE), or cannot be (NOT_COORDINATOR: leadership or the
+     * leader epoch moved), or the write timeout passed (COORDINATOR_NOT_AVAILABLE); then {@code onCommitted}, if any,
+     * once it is replicated, waiting on past the timeout.
      */
-    public void whenReplicated(Write write, Consumer<Errors> done) {
-        if (write == null) {
-            done.accept(Errors.NONE);
-            return;
+    private void whenReplicated(Write write, Consumer<Errors> done, Runnable onCommitted) {
+        watch(write, outcome -> {
+            done.accept(outcome == null ? Errors.COORDINATOR_NOT_AVAILABLE : outcome);
+            if (onCommitted != null) {
+                afterCommitted(write, outcome, onCommitted);
+            }
+        });
+    }
+
+    private void afterCommitted(Write write, Errors outcome, Runnable onCommitted) {
+        if (outcome == null) {
+            watch(write, next -> afterCommitted(write, next, onCommitted));
+        } else if (outcome == Errors.NONE) {
+            onCommitted.run();
         }
+    }
+
+    /** Parks {@code write} until replicated; {@code outcome} hears NONE, NOT_COORDINATOR, or null when the timeout passed. */
+    private void watch(Write write, Consumer<Errors> outcome) {
         BrokerConfigs configs = cluster.metadata().brokerConfigs(write.brokerId());
-        long timeoutMs = (configs != null ? configs : cluster.metadata().controllerConfigs()).getInt(writeTimeoutConfig);
-        cluster.purgatory().tryCompleteElseWatch(new DelayedWrite(write, done),
+        long timeoutMs = (configs != null ? configs : cluster.metadata().controllerConfigs()).getInt(spec.writeTimeoutConfig());
+        cluster.purgatory().tryCompleteElseWatch(new DelayedWrite(write, outcome),
                 List.of(new TopicPartition(topic, write.partition())), timeoutMs, "coordinator-write");
     }
 
@@ -270,11 +371,11 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
 
     private final class DelayedWrite extends DelayedOperation {
         private final Write write;
-        private final Consumer<Errors> done;
+        private final Consumer<Errors> outcome;
 
-        DelayedWrite(Write write, Consumer<Errors> done) {
+        DelayedWrite(Write write, Consumer<Errors> outcome) {
             this.write = write;
-            this.done = done;
+            this.outcome = outcome;
         }
 
         @Override
@@ -284,9 +385,7 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
 
         @Override
         protected void onComplete() {
-            Errors outcome = writeOutcome(write);
-            // Timed out: Kafka's REQUEST_TIMED_OUT of a coordinator write reaches the client as COORDINATOR_NOT_AVAILABLE.
-            done.accept(outcome == null ? Errors.COORDINATOR_NOT_AVAILABLE : outcome);
+            outcome.accept(writeOutcome(write));
         }
     }
 }

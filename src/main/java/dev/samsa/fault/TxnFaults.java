@@ -61,11 +61,6 @@ public final class TxnFaults {
         return drain();
     }
 
-    /** How many markers wait for a release. */
-    public int queuedMarkers() {
-        return queued.size();
-    }
-
     private List<Runnable> drain() {
         List<Runnable> all = List.copyOf(queued);
         queued.clear();

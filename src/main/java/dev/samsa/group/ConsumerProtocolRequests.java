@@ -83,7 +83,7 @@ final class ConsumerProtocolRequests {
      * assignment (Kafka would fail the parked joins and syncs of a rebalancing one).
      */
     private void throwIfOnlineUpgradeIsNotAllowed(ClassicGroup group) {
-        String policy = context.configs(-1).get("group.consumer.migration.policy").toLowerCase(Locale.ROOT);
+        String policy = context.clusterConfigs().get("group.consumer.migration.policy").toLowerCase(Locale.ROOT);
         String cannot = "Cannot upgrade classic group " + group.groupId() + " to consumer group because ";
         if (!policy.equals("upgrade") && !policy.equals("bidirectional")) {
             throw new GroupIdNotFoundException(cannot + "online upgrade is disabled.");

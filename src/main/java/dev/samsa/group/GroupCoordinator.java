@@ -1,9 +1,6 @@
 package dev.samsa.group;
 
-import dev.samsa.cluster.BrokerConfigs;
 import dev.samsa.cluster.ClusterState;
-import dev.samsa.cluster.Partition;
-import dev.samsa.cluster.Topic;
 import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.event.CoordinatorUnloaded;
 import dev.samsa.group.classic.ClassicGroup;
@@ -92,27 +89,12 @@ public final class GroupCoordinator {
      * @throws CoordinatorNotAvailableException when the topic cannot be created or the partition has no leader
      */
     public int findCoordinator(int brokerId, String groupId) {
-        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
-        if (topic == null) {
-            BrokerConfigs c = context.configs(brokerId);
-            try {
-                topic = cluster.metadata().createTopic(OFFSETS_TOPIC, c.getInt("offsets.topic.num.partitions"),
-                        c.getInt("offsets.topic.replication.factor"), List.of(), Map.of("cleanup.policy", "compact"), false);
-            } catch (ApiException e) {
-                throw new CoordinatorNotAvailableException("Cannot create " + OFFSETS_TOPIC + ": " + e.getMessage());
-            }
-        }
-        Partition p = topic.partition(CoordinatorRuntime.partitionFor(groupId, topic.partitions().size()));
-        if (p == null || p.leader() < 0) {
-            throw new CoordinatorNotAvailableException("The coordinator partition of group " + groupId + " has no leader");
-        }
-        return p.leader();
+        return context.findCoordinator(brokerId, groupId);
     }
 
     /** The group's {@code __consumer_offsets} partition, or null before the topic exists. */
     public TopicPartition offsetsPartition(String groupId) {
-        Topic topic = cluster.metadata().topic(OFFSETS_TOPIC);
-        return topic == null ? null : new TopicPartition(OFFSETS_TOPIC, CoordinatorRuntime.partitionFor(groupId, topic.partitions().size()));
+        return context.offsetsPartition(groupId);
     }
 
     // ---- shard lifecycle and the events every group hears
@@ -270,11 +252,6 @@ public final class GroupCoordinator {
 
     public OffsetStore offsets() {
         return offsets;
-    }
-
-    /** See {@link CoordinatorRuntime#whenReplicated}: NONE, NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE. */
-    public void whenReplicated(CoordinatorRuntime.Write write, Consumer<Errors> done) {
-        context.whenReplicated(write, done);
     }
 
     // ---- admin

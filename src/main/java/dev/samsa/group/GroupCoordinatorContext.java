@@ -3,6 +3,7 @@ package dev.samsa.group;
 import dev.samsa.cluster.BrokerConfigs;
 import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.Topic;
+import dev.samsa.coordinator.CoordinatorResult;
 import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.event.GroupRemoved;
 import dev.samsa.group.classic.ClassicGroup;
@@ -23,6 +24,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.InvalidGroupIdException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
@@ -31,9 +34,13 @@ import org.apache.kafka.common.record.SimpleRecord;
 
 /**
  * What the group protocols and the offsets run on: the loaded {@link GroupCoordinatorShard} of a group id (through the
- * {@link CoordinatorRuntime}), its records appended and answered once replicated, the groups by id, and the broker's
- * group configs read on each use. It is the {@link ClassicGroupContext} and the {@link ConsumerGroupContext} of a
+ * {@link CoordinatorRuntime}), every record written through the runtime's one write and answered once replicated, the
+ * groups by id, and the group configs. It is the {@link ClassicGroupContext} and the {@link ConsumerGroupContext} of a
  * cluster (a unit test implements those over a {@code MockScheduler} instead). Owned by the cluster loop.
+ *
+ * <p>Configs: what a shard does on its own (offsets expiry) reads its broker's configs; the group protocols' configs,
+ * read by requests and timers alike, are the cluster-wide ones ({@link BrokerConfigs#clusterWide}), so that a timer
+ * never depends on which broker last routed a request.
  */
 final class GroupCoordinatorContext implements ClassicGroupContext, ConsumerGroupContext {
 
@@ -41,13 +48,14 @@ final class GroupCoordinatorContext implements ClassicGroupContext, ConsumerGrou
 
     private final ClusterState cluster;
     private final CoordinatorRuntime<GroupCoordinatorShard> runtime;
-    /** The broker of the last routed request, whose configs a timer's work reads (-1: the controller's). */
-    private int configBroker = -1;
 
     /** Registers {@code lifecycle} with {@code cluster}'s leadership changes of {@code __consumer_offsets}. */
     GroupCoordinatorContext(ClusterState cluster, CoordinatorRuntime.Lifecycle<GroupCoordinatorShard> lifecycle) {
         this.cluster = cluster;
-        this.runtime = new CoordinatorRuntime<>(cluster, GroupCoordinator.OFFSETS_TOPIC, "offsets.commit.timeout.ms", lifecycle);
+        this.runtime = new CoordinatorRuntime<>(cluster, new CoordinatorRuntime.Spec(GroupCoordinator.OFFSETS_TOPIC,
+                "offsets.commit.timeout.ms", false, c -> new CoordinatorRuntime.TopicLayout(
+                        c.getInt("offsets.topic.num.partitions"), c.getInt("offsets.topic.replication.factor"),
+                        Map.of("cleanup.policy", "compact"))), lifecycle);
     }
 
     ClusterState cluster() {
@@ -55,6 +63,16 @@ final class GroupCoordinatorContext implements ClassicGroupContext, ConsumerGrou
     }
 
     // ---- routing
+
+    /** See {@link CoordinatorRuntime#findCoordinator}: creates {@code __consumer_offsets} on first need. */
+    int findCoordinator(int brokerId, String groupId) {
+        return runtime.findCoordinator(brokerId, groupId);
+    }
+
+    /** The group's {@code __consumer_offsets} partition, or null before the topic exists. */
+    TopicPartition offsetsPartition(String groupId) {
+        return runtime.topicPartitionOrNull(groupId);
+    }
 
     /**
      * The shard of {@code groupId} if {@code brokerId} coordinates it.
@@ -64,12 +82,14 @@ final class GroupCoordinatorContext implements ClassicGroupContext, ConsumerGrou
      * @throws InvalidGroupIdException for an empty group id, which Kafka refuses before routing the request
      */
     GroupCoordinatorShard shardFor(int brokerId, String groupId) {
+        throwIfGroupIdIsInvalid(groupId);
+        return runtime.activeShard(brokerId, groupId);
+    }
+
+    private static void throwIfGroupIdIsInvalid(String groupId) {
         if (groupId == null || groupId.isEmpty()) {
             throw new InvalidGroupIdException("The group id must not be empty");
         }
-        GroupCoordinatorShard shard = runtime.activeShard(brokerId, groupId);
-        configBroker = brokerId;
-        return shard;
     }
 
     /** The loaded shard of the group id, on whichever broker, or null. */
@@ -106,31 +126,43 @@ final class GroupCoordinatorContext implements ClassicGroupContext, ConsumerGrou
         return shard == null ? null : shard.consumerGroups.get(groupId);
     }
 
-    // ---- writes
+    // ---- writes, all through CoordinatorRuntime.scheduleWriteOperation
 
     /**
-     * Runs {@code op} on the group's shard and writes its records in {@code producerId}'s transaction (see
-     * {@link CoordinatorRuntime#scheduleTransactionalWriteOperation}); {@code respond} hears the response and NONE once
-     * replicated, or null and the error (INVALID_GROUP_ID for an empty group id, as Kafka refuses it before routing).
+     * A request's write: runs {@code op} on the shard of {@code groupId} that {@code brokerId} holds (see
+     * {@link CoordinatorRuntime#scheduleWriteOperation}); {@code respond} hears the response and NONE once replicated,
+     * or null and the error (INVALID_GROUP_ID for an empty group id, as Kafka refuses it before routing).
+     */
+    <T> void write(int brokerId, String groupId, CoordinatorRuntime.WriteOperation<GroupCoordinatorShard, T> op,
+                   BiConsumer<T, Errors> respond) {
+        int partition;
+        try {
+            throwIfGroupIdIsInvalid(groupId);
+            partition = runtime.partitionFor(groupId);
+        } catch (ApiException e) {
+            respond.accept(null, Errors.forException(e));
+            return;
+        }
+        runtime.scheduleWriteOperation(brokerId, partition, op, respond);
+    }
+
+    /**
+     * Writes {@code records}, computed from {@code shard} already, to its partition; {@code done} hears NONE once
+     * replicated, or the error. The runtime replays them as {@code replay} says.
+     */
+    void write(GroupCoordinatorShard shard, List<SimpleRecord> records, CoordinatorResult.Replay replay, Consumer<Errors> done) {
+        runtime.scheduleWriteOperation(shard.brokerId, shard.partition,
+                s -> new CoordinatorResult<Void>(records, null).withReplay(replay), (nothing, error) -> done.accept(error));
+    }
+
+    /**
+     * As {@link #write(int, String, CoordinatorRuntime.WriteOperation, BiConsumer)}, with the records in
+     * {@code producerId}'s transaction, at the sequence that continues its last batch on the shard's partition.
      */
     <T> void writeTransactional(int brokerId, String groupId, long producerId, short producerEpoch,
                                 CoordinatorRuntime.WriteOperation<GroupCoordinatorShard, T> op, BiConsumer<T, Errors> respond) {
-        if (groupId == null || groupId.isEmpty()) {
-            respond.accept(null, Errors.INVALID_GROUP_ID);
-            return;
-        }
-        configBroker = brokerId;
-        runtime.scheduleTransactionalWriteOperation(brokerId, groupId, producerId, producerEpoch,
-                shard -> shard.nextSequence(producerId, producerEpoch), op, respond);
-    }
-
-    CoordinatorRuntime.Write append(GroupCoordinatorShard shard, SimpleRecord... records) {
-        return runtime.append(shard, GroupRecords.batch(records));
-    }
-
-    /** See {@link CoordinatorRuntime#whenReplicated}: NONE, NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE. */
-    void whenReplicated(CoordinatorRuntime.Write write, Consumer<Errors> done) {
-        runtime.whenReplicated(write, done);
+        write(brokerId, groupId, shard -> op.generate(shard).inTransaction(new CoordinatorResult.Producer(producerId,
+                producerEpoch, shard.nextSequence(producerId, producerEpoch))), respond);
     }
 
     /**
@@ -149,7 +181,8 @@ final class GroupCoordinatorContext implements ClassicGroupContext, ConsumerGrou
             done.accept(Errors.NONE);
             return;
         }
-        whenReplicated(append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), group.toMetadata())), done);
+        write(shard, List.of(GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), group.toMetadata())),
+                CoordinatorResult.Replay.NEVER, done);
     }
 
     @Override
@@ -166,7 +199,7 @@ final class GroupCoordinatorContext implements ClassicGroupContext, ConsumerGrou
             return;
         }
         shard.consumerGroupValues.put(group.groupId(), record.value());
-        whenReplicated(append(shard, record), done);
+        write(shard, List.of(record), CoordinatorResult.Replay.NEVER, done);
     }
 
     /** Tombstones an Empty consumer group, which is Dead from then on. */
@@ -174,35 +207,46 @@ final class GroupCoordinatorContext implements ClassicGroupContext, ConsumerGrou
         group.transitionTo(ConsumerGroupState.DEAD);
         shard.consumerGroups.remove(group.groupId());
         shard.consumerGroupValues.remove(group.groupId());
-        append(shard, ConsumerGroupRecords.tombstone(cluster.nowMs(), group.groupId()));
+        write(shard, List.of(ConsumerGroupRecords.tombstone(cluster.nowMs(), group.groupId())), CoordinatorResult.Replay.NEVER,
+                error -> { });
         cluster.timeline().record(new GroupRemoved(group.groupId(), why));
     }
 
     void removeGroup(GroupCoordinatorShard shard, ClassicGroup group, String why) {
         group.transitionTo(ClassicGroupState.DEAD, cluster.nowMs());
         shard.groups.remove(group.groupId());
-        append(shard, GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), null));
+        write(shard, List.of(GroupRecords.groupMetadata(cluster.nowMs(), group.groupId(), null)), CoordinatorResult.Replay.NEVER,
+                error -> { });
         cluster.timeline().record(new GroupRemoved(group.groupId(), why));
     }
 
     // ---- configs, time, ids, topics
 
+    /** The configs of {@code brokerId}, for what a shard of that broker does on its own (offsets expiry). */
     BrokerConfigs configs(int brokerId) {
-        int id = brokerId >= 0 ? brokerId : configBroker >= 0 ? configBroker : cluster.metadata().controllerId();
-        BrokerConfigs c = cluster.metadata().brokerConfigs(id);
-        return c != null ? c : cluster.metadata().controllerConfigs();
+        BrokerConfigs c = cluster.metadata().brokerConfigs(brokerId);
+        return c != null ? c : clusterConfigs();
+    }
+
+    /** The group configs every broker shares; see the class comment. */
+    BrokerConfigs clusterConfigs() {
+        BrokerConfigs c = cluster.metadata().controllerConfigs();
+        if (c == null) {
+            c = cluster.metadata().brokerConfigs(cluster.metadata().brokerIds().iterator().next());
+        }
+        return c.clusterWide();
     }
 
     @Override
     public ClassicGroupConfig classicConfig() {
-        BrokerConfigs c = configs(-1);
+        BrokerConfigs c = clusterConfigs();
         return new ClassicGroupConfig(c.getInt("group.min.session.timeout.ms"), c.getInt("group.max.session.timeout.ms"),
                 c.getInt("group.max.size"), c.getInt("group.initial.rebalance.delay.ms"), NEW_MEMBER_JOIN_TIMEOUT_MS);
     }
 
     @Override
     public ConsumerGroupConfig consumerConfig() {
-        BrokerConfigs c = configs(-1);
+        BrokerConfigs c = clusterConfigs();
         return new ConsumerGroupConfig(c.getInt("group.consumer.heartbeat.interval.ms"),
                 c.getInt("group.consumer.session.timeout.ms"), c.getInt("group.consumer.max.size"),
                 List.of(c.get("group.consumer.assignors").split("\\s*,\\s*")));

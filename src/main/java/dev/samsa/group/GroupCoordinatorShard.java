@@ -104,7 +104,7 @@ final class GroupCoordinatorShard implements CoordinatorShard {
 
     /**
      * The base sequence of {@code producerId}'s next transactional batch in this partition: the one after its last
-     * batch in the same epoch, 0 in a new epoch (see {@link dev.samsa.coordinator.CoordinatorRuntime#scheduleTransactionalWriteOperation}).
+     * batch in the same epoch, 0 in a new epoch (see {@link dev.samsa.coordinator.CoordinatorResult.Producer}).
      */
     int nextSequence(long producerId, short producerEpoch) {
         ProducerSequence last = sequences.get(producerId);

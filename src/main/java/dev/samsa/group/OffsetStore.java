@@ -1,7 +1,6 @@
 package dev.samsa.group;
 
 import dev.samsa.coordinator.CoordinatorResult;
-import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.event.GroupCreated;
 import dev.samsa.event.OffsetsExpired;
 import dev.samsa.event.OffsetsExpiryFailed;
@@ -16,11 +15,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
@@ -61,54 +60,40 @@ public final class OffsetStore {
     }
 
     /**
-     * Validates the committer and appends the offsets, which apply once replicated; returns the write to answer after
-     * (registered after this one, the answer sees them applied), null when there was nothing to write (per-partition errors are the caller's, e.g. an unknown topic).
-     * A commit from a member of a Stable or PreparingRebalance classic group maintains its session, as a Heartbeat does
-     * (Kafka's {@code OffsetMetadataManager.commitOffset}).
-     *
-     * @throws ApiException UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID, REBALANCE_IN_PROGRESS,
-     *         GROUP_ID_NOT_FOUND (v9+), COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, as Kafka answers
+     * OffsetCommit: validates the committer and writes the offsets, which apply once replicated (a commit that fails
+     * leaves the old offsets, as Kafka's). {@code done} hears NONE once replicated (at once when there was nothing to
+     * write; per-partition errors are the caller's, e.g. an unknown topic), or the error for every partition:
+     * UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID, REBALANCE_IN_PROGRESS, GROUP_ID_NOT_FOUND (v9+),
+     * INVALID_GROUP_ID, or a coordinator error, as Kafka answers. A commit from a member of a Stable or
+     * PreparingRebalance classic group maintains its session, as a Heartbeat does (Kafka's
+     * {@code OffsetMetadataManager.commitOffset}).
      */
-    public CoordinatorRuntime.Write commit(int brokerId, short version, String groupId, String memberId, String instanceId, int generation,
-                       Map<TopicPartition, CommittedOffset> commits, String clientAddress) {
-        GroupCoordinatorShard shard = context.shardFor(brokerId, groupId);
-        ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
-        if (consumerGroup != null) {
-            consumerGroup.throwIfOffsetCommitIsInvalid(memberId, generation, version);
-        }
-        ClassicGroup group = shard.groups.get(groupId);
-        if (group == null && consumerGroup == null) {
-            if (generation >= 0) {
-                if (version >= 9) {
-                    throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
-                }
-                throw new IllegalGenerationException("Group " + groupId + " does not exist; rejoin the group.");
+    public void commit(int brokerId, short version, String groupId, String memberId, String instanceId, int generation,
+                       Map<TopicPartition, CommittedOffset> commits, String clientAddress, Consumer<Errors> done) {
+        context.write(brokerId, groupId, shard -> {
+            ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
+            if (consumerGroup != null) {
+                consumerGroup.throwIfOffsetCommitIsInvalid(memberId, generation, version);
             }
-            group = createSimpleGroup(shard, groupId);
-        }
-        if (consumerGroup == null) {
-            throwIfCommitIsInvalid(group, memberId, instanceId, generation, false);
-            classicLiveness.offsetCommitted(group, memberId, clientAddress);
-        }
-        List<SimpleRecord> records = new ArrayList<>();
-        long now = context.cluster().nowMs();
-        commits.forEach((tp, o) -> records.add(GroupRecords.offsetCommit(now, groupId, tp, o)));
-        if (records.isEmpty()) {
-            return null;
-        }
-        CoordinatorRuntime.Write write = context.append(shard, records.toArray(new SimpleRecord[0]));
-        // As Kafka: the offsets count once the record is replicated; a commit that fails leaves the old offsets.
-        Map<TopicPartition, CommittedOffset> pending = new LinkedHashMap<>(commits);
-        long firstRecordOffset = write.requiredOffset() - records.size();
-        context.whenReplicated(write, error -> {
-            if (error == Errors.NONE) {
-                long recordOffset = firstRecordOffset;
-                for (Map.Entry<TopicPartition, CommittedOffset> e : pending.entrySet()) {
-                    shard.putOffset(groupId, e.getKey(), e.getValue(), recordOffset++);
+            ClassicGroup group = shard.groups.get(groupId);
+            if (group == null && consumerGroup == null) {
+                if (generation >= 0) {
+                    if (version >= 9) {
+                        throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
+                    }
+                    throw new IllegalGenerationException("Group " + groupId + " does not exist; rejoin the group.");
                 }
+                group = createSimpleGroup(shard, groupId);
             }
-        });
-        return write;
+            if (consumerGroup == null) {
+                throwIfCommitIsInvalid(group, memberId, instanceId, generation, false);
+                classicLiveness.offsetCommitted(group, memberId, clientAddress);
+            }
+            List<SimpleRecord> records = new ArrayList<>();
+            long now = context.cluster().nowMs();
+            commits.forEach((tp, o) -> records.add(GroupRecords.offsetCommit(now, groupId, tp, o)));
+            return new CoordinatorResult<Void>(records, null).withReplay(CoordinatorResult.Replay.WHEN_COMMITTED);
+        }, (nothing, error) -> done.accept(error));
     }
 
     /**
@@ -210,47 +195,39 @@ public final class OffsetStore {
         return new Fetched(result, unstable);
     }
 
-    /** OffsetDelete's answer: an error per partition (NONE when deleted or absent) and the write to answer after. */
-    public record DeleteResult(Map<TopicPartition, Errors> errors, CoordinatorRuntime.Write write) {
-    }
-
     /**
      * OffsetDelete, as Kafka: an Empty group loses the offsets asked for; a non-empty group of protocol type "consumer"
      * loses those of topics it does not subscribe to, and the partitions of subscribed topics answer
-     * GROUP_SUBSCRIBED_TO_TOPIC.
-     *
-     * @throws GroupIdNotFoundException when the group does not exist
-     * @throws GroupNotEmptyException when a non-empty group does not use the consumer protocol (NON_EMPTY_GROUP)
+     * GROUP_SUBSCRIBED_TO_TOPIC. {@code done} hears an error per partition (NONE when deleted or absent) and NONE once
+     * the tombstones are replicated; or null and the error of the whole request: GROUP_ID_NOT_FOUND when the group
+     * does not exist, NON_EMPTY_GROUP when a non-empty group does not use the consumer protocol, or a coordinator error.
      */
-    public DeleteResult delete(int brokerId, String groupId, List<TopicPartition> partitions) {
-        GroupCoordinatorShard shard = context.shardFor(brokerId, groupId);
-        ClassicGroup group = shard.groups.get(groupId);
-        if (group == null || group.isInState(ClassicGroupState.DEAD)) {
-            throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
-        }
-        if (!group.isInState(ClassicGroupState.EMPTY) && !group.usesConsumerProtocol()) {
-            throw new GroupNotEmptyException("Group " + groupId + " has members; stop them before deleting its offsets.");
-        }
-        Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
-        List<SimpleRecord> tombstones = new ArrayList<>();
-        long now = context.cluster().nowMs();
-        for (TopicPartition tp : partitions) {
-            if (group.isSubscribedToTopic(tp.topic())) {
-                errors.put(tp, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
-                continue;
+    public void delete(int brokerId, String groupId, List<TopicPartition> partitions,
+                       BiConsumer<Map<TopicPartition, Errors>, Errors> done) {
+        context.write(brokerId, groupId, shard -> {
+            ClassicGroup group = shard.groups.get(groupId);
+            if (group == null || group.isInState(ClassicGroupState.DEAD)) {
+                throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
             }
-            errors.put(tp, Errors.NONE);
-            if (shard.offsets(groupId).containsKey(tp) || shard.pending.contains(groupId, tp)) {
-                tombstones.add(GroupRecords.offsetCommit(now, groupId, tp, null));
+            if (!group.isInState(ClassicGroupState.EMPTY) && !group.usesConsumerProtocol()) {
+                throw new GroupNotEmptyException("Group " + groupId + " has members; stop them before deleting its offsets.");
             }
-        }
-        CoordinatorRuntime.Write write = tombstones.isEmpty() ? null : context.append(shard, tombstones.toArray(new SimpleRecord[0]));
-        errors.forEach((tp, e) -> {
-            if (e == Errors.NONE) {
-                shard.removeOffset(groupId, tp);
+            Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
+            List<SimpleRecord> tombstones = new ArrayList<>();
+            long now = context.cluster().nowMs();
+            for (TopicPartition tp : partitions) {
+                if (group.isSubscribedToTopic(tp.topic())) {
+                    errors.put(tp, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
+                    continue;
+                }
+                errors.put(tp, Errors.NONE);
+                if (shard.offsets(groupId).containsKey(tp) || shard.pending.contains(groupId, tp)) {
+                    tombstones.add(GroupRecords.offsetCommit(now, groupId, tp, null));
+                }
             }
-        });
-        return new DeleteResult(errors, write);
+            // Replayed at once: a tombstone removes the offset, and any a transaction holds pending for it.
+            return new CoordinatorResult<>(tombstones, errors);
+        }, done);
     }
 
     /** Tombstones every offset of the group, committed or held by an open transaction, as Kafka's {@code deleteAllOffsets}. */
@@ -259,7 +236,8 @@ public final class OffsetStore {
         all.addAll(shard.pending.partitions(groupId));
         long now = context.cluster().nowMs();
         if (!all.isEmpty()) {
-            context.append(shard, all.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toArray(SimpleRecord[]::new));
+            context.write(shard, all.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toList(),
+                    CoordinatorResult.Replay.AT_ONCE, error -> { });
         }
         shard.removeAllOffsets(groupId);
     }
@@ -274,23 +252,18 @@ public final class OffsetStore {
         if (!context.isLoaded(shard)) {
             return;
         }
-        try {
-            for (ClassicGroup group : List.copyOf(shard.groups.values())) {
-                if (expireOffsets(shard, group.groupId(), group::isSubscribedToTopic, expiryBase(group))
-                        && group.isInState(ClassicGroupState.EMPTY)) {
-                    context.removeGroup(shard, group, "Empty with no offsets left");
-                }
+        for (ClassicGroup group : List.copyOf(shard.groups.values())) {
+            if (expireOffsets(shard, group.groupId(), group::isSubscribedToTopic, expiryBase(group))
+                    && group.isInState(ClassicGroupState.EMPTY)) {
+                context.removeGroup(shard, group, "Empty with no offsets left");
             }
-            for (ConsumerGroup group : List.copyOf(shard.consumerGroups.values())) {
-                // As Kafka's ConsumerGroup: each offset of a topic no member subscribes to ages from its commit.
-                if (expireOffsets(shard, group.groupId(), group::isSubscribedToTopic, CommittedOffset::commitTimestampMs)
-                        && group.state() == ConsumerGroupState.EMPTY) {
-                    context.removeGroup(shard, group, "Empty with no offsets left");
-                }
+        }
+        for (ConsumerGroup group : List.copyOf(shard.consumerGroups.values())) {
+            // As Kafka's ConsumerGroup: each offset of a topic no member subscribes to ages from its commit.
+            if (expireOffsets(shard, group.groupId(), group::isSubscribedToTopic, CommittedOffset::commitTimestampMs)
+                    && group.state() == ConsumerGroupState.EMPTY) {
+                context.removeGroup(shard, group, "Empty with no offsets left");
             }
-        } catch (ApiException e) {
-            // The partition is moving away; the next check (or the next coordinator) retries, as Kafka's timer does.
-            context.cluster().timeline().record(new OffsetsExpiryFailed(shard.partition, e.toString()));
         }
         scheduleCleanup(shard);
     }
@@ -322,8 +295,17 @@ public final class OffsetStore {
             }
         }
         if (!expired.isEmpty()) {
-            context.append(shard, expired.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toArray(SimpleRecord[]::new));
-            expired.forEach(tp -> shard.removeOffset(groupId, tp));
+            // Replayed at once, the tombstones remove the offsets. A write that fails leaves them (its partition is
+            // moving away); the next check, or the next coordinator, tries again, as Kafka's timer does.
+            context.write(shard, expired.stream().map(tp -> GroupRecords.offsetCommit(now, groupId, tp, null)).toList(),
+                    CoordinatorResult.Replay.AT_ONCE, error -> {
+                        if (error != Errors.NONE) {
+                            context.cluster().timeline().record(new OffsetsExpiryFailed(shard.partition, error.toString()));
+                        }
+                    });
+            if (expired.stream().anyMatch(shard.offsets(groupId)::containsKey)) {
+                return false;
+            }
             context.cluster().timeline().record(new OffsetsExpired(groupId,
                     expired.stream().map(TopicPartition::toString).toList()));
         }

@@ -1,14 +1,12 @@
 package dev.samsa.handler;
 
 import dev.samsa.cluster.ConsumerHistory;
-import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.group.CommittedOffset;
 import dev.samsa.wire.KafkaRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -64,24 +62,16 @@ final class OffsetCommitHandler implements ApiHandler {
                 }
             }
         }
-        CoordinatorRuntime.Write write;
-        try {
-            write = broker.groups().offsets().commit(broker.brokerId(), request.version(), data.groupId(), data.memberId(),
-                    data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits, request.clientAddress());
-        } catch (ApiException e) {
-            short code = Errors.forException(e).code();
-            results.values().forEach(rp -> rp.setErrorCode(code));
-            request.respond(response);
-            return;
-        }
-        broker.groups().whenReplicated(write, error -> {
-            if (error != Errors.NONE) {
-                results.values().forEach(rp -> rp.setErrorCode(error.code()));
-            } else {
-                commits.forEach((tp, c) -> broker.cluster().consumerHistory().committed(new ConsumerHistory.Commit(
-                        data.groupId(), data.memberId(), data.generationIdOrMemberEpoch(), tp, c.offset(), now)));
-            }
-            request.respond(response);
-        });
+        broker.groups().offsets().commit(broker.brokerId(), request.version(), data.groupId(), data.memberId(),
+                data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits, request.clientAddress(),
+                error -> {
+                    if (error != Errors.NONE) {
+                        results.values().forEach(rp -> rp.setErrorCode(error.code()));
+                    } else {
+                        commits.forEach((tp, c) -> broker.cluster().consumerHistory().committed(new ConsumerHistory.Commit(
+                                data.groupId(), data.memberId(), data.generationIdOrMemberEpoch(), tp, c.offset(), now)));
+                    }
+                    request.respond(response);
+                });
     }
 }

@@ -1,6 +1,5 @@
 package dev.samsa.handler;
 
-import dev.samsa.group.OffsetStore;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetDeleteResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -50,30 +48,21 @@ final class OffsetDeleteHandler implements ApiHandler {
                 }
             }
         }
-        OffsetStore.DeleteResult result;
-        try {
-            result = broker.groups().offsets().delete(broker.brokerId(), data.groupId(), partitions);
-        } catch (ApiException e) {
-            request.respond(response.setErrorCode(Errors.forException(e).code()));
-            return;
-        }
-        for (OffsetDeleteRequestData.OffsetDeleteRequestTopic t : data.topics()) {
-            OffsetDeleteResponseData.OffsetDeleteResponseTopic rt = new OffsetDeleteResponseData.OffsetDeleteResponseTopic().setName(t.name());
-            t.partitions().forEach(p -> rt.partitions().add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition()
-                    .setPartitionIndex(p.partitionIndex())
-                    .setErrorCode(errorOf(new TopicPartition(t.name(), p.partitionIndex()), refused, result).code())));
-            response.topics().add(rt);
-        }
-        broker.groups().whenReplicated(result.write(), error -> {
+        broker.groups().offsets().delete(broker.brokerId(), data.groupId(), partitions, (errors, error) -> {
             if (error != Errors.NONE) {
-                response.topics().clear();
-                response.setErrorCode(error.code());
+                request.respond(response.setErrorCode(error.code()));
+                return;
+            }
+            for (OffsetDeleteRequestData.OffsetDeleteRequestTopic t : data.topics()) {
+                OffsetDeleteResponseData.OffsetDeleteResponseTopic rt = new OffsetDeleteResponseData.OffsetDeleteResponseTopic().setName(t.name());
+                t.partitions().forEach(p -> {
+                    TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
+                    rt.partitions().add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition()
+                            .setPartitionIndex(p.partitionIndex()).setErrorCode(refused.getOrDefault(tp, errors.get(tp)).code()));
+                });
+                response.topics().add(rt);
             }
             request.respond(response);
         });
-    }
-
-    private static Errors errorOf(TopicPartition tp, Map<TopicPartition, Errors> refused, OffsetStore.DeleteResult result) {
-        return refused.getOrDefault(tp, result.errors().get(tp));
     }
 }

@@ -1,6 +1,5 @@
 package dev.samsa.txn;
 
-import dev.samsa.cluster.ClusterState;
 import dev.samsa.txn.TransactionCoordinator.InitResult;
 import java.util.function.Consumer;
 import org.apache.kafka.common.errors.ApiException;
@@ -13,12 +12,12 @@ import org.apache.kafka.common.record.RecordBatch;
  */
 final class ProducerIdFencing {
 
-    private final ClusterState cluster;
+    private final TransactionCoordinatorContext context;
     private final TransactionStateManager state;
     private final TransactionEnd end;
 
-    ProducerIdFencing(ClusterState cluster, TransactionStateManager state, TransactionEnd end) {
-        this.cluster = cluster;
+    ProducerIdFencing(TransactionCoordinatorContext context, TransactionStateManager state, TransactionEnd end) {
+        this.context = context;
         this.state = state;
         this.end = end;
     }
@@ -36,22 +35,22 @@ final class ProducerIdFencing {
             respond.accept(InitResult.failed(Errors.INVALID_REQUEST));
             return;
         }
-        if (timeoutMs <= 0 || timeoutMs > state.configs(brokerId).getInt("transaction.max.timeout.ms")) {
+        if (timeoutMs <= 0 || timeoutMs > context.config(brokerId).maxTimeoutMs()) {
             respond.accept(InitResult.failed(Errors.INVALID_TRANSACTION_TIMEOUT));
             return;
         }
         TransactionCoordinatorShard shard;
         try {
             // A client that skipped FindCoordinator creates the topic too, and learns NOT_COORDINATOR unless it guessed right.
-            state.findCoordinator(brokerId, transactionalId);
-            shard = state.activeShard(brokerId, transactionalId);
+            context.findCoordinator(brokerId, transactionalId);
+            shard = context.activeShard(brokerId, transactionalId);
         } catch (ApiException e) {
             respond.accept(InitResult.failed(Errors.forException(e)));
             return;
         }
         TransactionMetadata m = shard.get(transactionalId);
         if (m == null) {
-            m = TransactionMetadata.fresh(transactionalId, cluster.producerIds().nextProducerId(), timeoutMs, cluster.nowMs());
+            m = TransactionMetadata.fresh(transactionalId, context.nextProducerId(), timeoutMs, context.scheduler().nowMs());
         }
         boolean expected = expectedProducerId != RecordBatch.NO_PRODUCER_ID;
         if (expected && !isValidProducerId(m, expectedProducerId, expectedEpoch)) {
@@ -71,7 +70,7 @@ final class ProducerIdFencing {
             }
             case EMPTY, COMPLETE_COMMIT, COMPLETE_ABORT -> {
                 if (m.isEpochExhausted() && (!expected || expectedEpoch == m.producerEpoch())) {
-                    next = m.prepareProducerIdRotation(cluster.producerIds().nextProducerId(), timeoutMs, cluster.nowMs(), expected);
+                    next = m.prepareProducerIdRotation(context.nextProducerId(), timeoutMs, context.scheduler().nowMs(), expected);
                 } else {
                     next = prepareIncrementProducerEpoch(m, timeoutMs, expected, expectedEpoch);
                     if (next == null) {
@@ -106,14 +105,14 @@ final class ProducerIdFencing {
         }
         short bumped = (short) (m.producerEpoch() + 1);
         if (!expected) {
-            return m.prepareInitProducerId(bumped, RecordBatch.NO_PRODUCER_EPOCH, timeoutMs, cluster.nowMs());
+            return m.prepareInitProducerId(bumped, RecordBatch.NO_PRODUCER_EPOCH, timeoutMs, context.scheduler().nowMs());
         }
         if (m.producerEpoch() == RecordBatch.NO_PRODUCER_EPOCH || expectedEpoch == m.producerEpoch()) {
-            return m.prepareInitProducerId(bumped, m.producerEpoch(), timeoutMs, cluster.nowMs());
+            return m.prepareInitProducerId(bumped, m.producerEpoch(), timeoutMs, context.scheduler().nowMs());
         }
         if (expectedEpoch == m.lastProducerEpoch()) {
             // A retry of a bump that succeeded: the same answer again.
-            return m.prepareInitProducerId(m.producerEpoch(), m.lastProducerEpoch(), timeoutMs, cluster.nowMs());
+            return m.prepareInitProducerId(m.producerEpoch(), m.lastProducerEpoch(), timeoutMs, context.scheduler().nowMs());
         }
         return null;
     }

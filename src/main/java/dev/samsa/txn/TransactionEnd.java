@@ -1,9 +1,8 @@
 package dev.samsa.txn;
 
-import dev.samsa.cluster.ClusterState;
-import dev.samsa.coordinator.CoordinatorRuntime;
 import dev.samsa.txn.TransactionCoordinator.EndResult;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.RecordBatch;
@@ -16,12 +15,12 @@ import org.apache.kafka.common.record.RecordBatch;
  */
 final class TransactionEnd {
 
-    private final ClusterState cluster;
+    private final TransactionCoordinatorContext context;
     private final TransactionStateManager state;
     private final TransactionMarkerWriter markers;
 
-    TransactionEnd(ClusterState cluster, TransactionStateManager state, TransactionMarkerWriter markers) {
-        this.cluster = cluster;
+    TransactionEnd(TransactionCoordinatorContext context, TransactionStateManager state, TransactionMarkerWriter markers) {
+        this.context = context;
         this.state = state;
         this.markers = markers;
     }
@@ -39,7 +38,7 @@ final class TransactionEnd {
         }
         TransactionCoordinatorShard shard;
         try {
-            shard = state.activeShard(brokerId, transactionalId);
+            shard = context.activeShard(brokerId, transactionalId);
         } catch (ApiException e) {
             respond.accept(EndResult.of(Errors.forException(e)));
             return;
@@ -70,7 +69,7 @@ final class TransactionEnd {
         }
         TransactionState asked = commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT;
         switch (m.state()) {
-            case ONGOING -> prepareAndWriteMarkers(shard, m.prepareAbortOrCommit(asked, cluster.nowMs(), clientTransactionVersion), respond);
+            case ONGOING -> prepareAndWriteMarkers(shard, m.prepareAbortOrCommit(asked, context.scheduler().nowMs(), clientTransactionVersion), respond);
             case COMPLETE_COMMIT -> respond.accept(commit ? Errors.NONE : Errors.INVALID_TXN_STATE);
             case COMPLETE_ABORT -> respond.accept(commit ? Errors.INVALID_TXN_STATE : Errors.NONE);
             case PREPARE_COMMIT -> respond.accept(commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE);
@@ -154,9 +153,9 @@ final class TransactionEnd {
     /** PrepareCommit or PrepareAbort with the epoch bumped; the answer names what the completion will hold. */
     private void prepareWithEpochBump(TransactionCoordinatorShard shard, TransactionMetadata m, TransactionState next,
                                       boolean noPartitionAdded, Consumer<EndResult> respond) {
-        long nextProducerId = m.isEpochExhausted() ? cluster.producerIds().nextProducerId() : RecordBatch.NO_PRODUCER_ID;
-        TransactionMetadata prepared = m.prepareAbortOrCommitWithEpochBump(next, nextProducerId, cluster.nowMs(), noPartitionAdded);
-        TransactionMetadata completed = prepared.prepareComplete(cluster.nowMs());
+        long nextProducerId = m.isEpochExhausted() ? context.nextProducerId() : RecordBatch.NO_PRODUCER_ID;
+        TransactionMetadata prepared = m.prepareAbortOrCommitWithEpochBump(next, nextProducerId, context.scheduler().nowMs(), noPartitionAdded);
+        TransactionMetadata completed = prepared.prepareComplete(context.scheduler().nowMs());
         prepareAndWriteMarkers(shard, prepared, error -> respond.accept(error == Errors.NONE
                 ? new EndResult(Errors.NONE, completed.producerId(), completed.producerEpoch()) : EndResult.of(error)));
     }
@@ -166,22 +165,19 @@ final class TransactionEnd {
      * abort that is not from the client): the PrepareAbort written carries the bumped epoch.
      */
     void fenceAndAbort(TransactionCoordinatorShard shard, TransactionMetadata ongoing, Consumer<Errors> done) {
-        Errors refused = state.writeRefusal(shard);
-        if (refused != Errors.NONE) {
-            // Nothing is fenced: the timeline must not say so.
-            done.accept(refused);
-            return;
-        }
-        TransactionMetadata fenced = ongoing.prepareFenceProducerEpoch();
-        state.recordTransition(ongoing, fenced);
-        // As Kafka, the abort takes the cluster's transaction version, not the client's. With version 2 the bump of
-        // the abort is the fence's own (Kafka drops the pending fence and lets the abort bump), so either way the
-        // markers and the producer end one epoch up.
-        TransactionMetadata aborting = cluster.metadata().transactionVersion() >= TransactionMetadata.TRANSACTION_VERSION_2
-                ? ongoing.prepareAbortOrCommitWithEpochBump(TransactionState.PREPARE_ABORT, RecordBatch.NO_PRODUCER_ID,
-                        cluster.nowMs(), false)
-                : fenced.prepareAbortOrCommit(TransactionState.PREPARE_ABORT, cluster.nowMs(), ongoing.clientTransactionVersion());
-        prepareAndWriteMarkers(shard, aborting, done);
+        prepareAndWriteMarkers(shard, () -> {
+            // Computed only when the write may go: a refused one fences nothing, and the timeline must not say so.
+            TransactionMetadata fenced = ongoing.prepareFenceProducerEpoch();
+            state.recordTransition(ongoing, fenced);
+            // As Kafka, the abort takes the cluster's transaction version, not the client's. With version 2 the bump of
+            // the abort is the fence's own (Kafka drops the pending fence and lets the abort bump), so either way the
+            // markers and the producer end one epoch up.
+            return context.transactionVersion() >= TransactionMetadata.TRANSACTION_VERSION_2
+                    ? ongoing.prepareAbortOrCommitWithEpochBump(TransactionState.PREPARE_ABORT, RecordBatch.NO_PRODUCER_ID,
+                            context.scheduler().nowMs(), false)
+                    : fenced.prepareAbortOrCommit(TransactionState.PREPARE_ABORT, context.scheduler().nowMs(),
+                            ongoing.clientTransactionVersion());
+        }, done);
     }
 
     /**
@@ -190,20 +186,13 @@ final class TransactionEnd {
      * no marker is ever written for a decision that a failover could lose.
      */
     private void prepareAndWriteMarkers(TransactionCoordinatorShard shard, TransactionMetadata prepared, Consumer<Errors> done) {
-        CoordinatorRuntime.Write write = state.write(shard, prepared, done);
-        if (write != null) {
-            whenPrepared(shard, prepared, write);
-        }
+        prepareAndWriteMarkers(shard, () -> prepared, done);
     }
 
-    private void whenPrepared(TransactionCoordinatorShard shard, TransactionMetadata prepared, CoordinatorRuntime.Write write) {
-        state.whenReplicated(write, error -> {
-            if (error == Errors.NONE) {
-                writeMarkers(shard, prepared);
-            } else if (error == Errors.COORDINATOR_NOT_AVAILABLE && state.isCurrent(shard, prepared)) {
-                whenPrepared(shard, prepared, write);
-            }
-        });
+    private void prepareAndWriteMarkers(TransactionCoordinatorShard shard, Supplier<TransactionMetadata> prepare,
+                                        Consumer<Errors> done) {
+        TransactionMetadata[] prepared = new TransactionMetadata[1];
+        state.write(shard, () -> prepared[0] = prepare.get(), () -> writeMarkers(shard, prepared[0]), done);
     }
 
     /** Writes the markers of a replicated PrepareCommit or PrepareAbort, then completes the transaction. */
@@ -216,9 +205,9 @@ final class TransactionEnd {
         if (!state.isCurrent(shard, prepared)) {
             return;
         }
-        state.write(shard, prepared.prepareComplete(cluster.nowMs()), error -> {
-            if (error == Errors.COORDINATOR_NOT_AVAILABLE && state.isLoaded(shard)) {
-                cluster.scheduler().scheduleWall("txn-complete-retry-" + prepared.transactionalId(),
+        state.write(shard, prepared.prepareComplete(context.scheduler().nowMs()), error -> {
+            if (error == Errors.COORDINATOR_NOT_AVAILABLE && context.isLoaded(shard)) {
+                context.scheduler().scheduleWall("txn-complete-retry-" + prepared.transactionalId(),
                         TransactionMarkerWriter.RETRY_BACKOFF_MS, () -> complete(shard, prepared));
             }
         });

@@ -1,6 +1,5 @@
 package dev.samsa.txn;
 
-import dev.samsa.cluster.ClusterState;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -10,12 +9,12 @@ import org.apache.kafka.common.protocol.Errors;
  */
 final class TransactionExpiry {
 
-    private final ClusterState cluster;
+    private final TransactionCoordinatorContext context;
     private final TransactionStateManager state;
     private final TransactionEnd end;
 
-    TransactionExpiry(ClusterState cluster, TransactionStateManager state, TransactionEnd end) {
-        this.cluster = cluster;
+    TransactionExpiry(TransactionCoordinatorContext context, TransactionStateManager state, TransactionEnd end) {
+        this.context = context;
         this.state = state;
         this.end = end;
     }
@@ -33,19 +32,19 @@ final class TransactionExpiry {
         if (m.state() == TransactionState.ONGOING) {
             armTimeout(shard, m);
         } else {
-            cluster.scheduler().cancel(timeoutKey(m.transactionalId()));
+            context.scheduler().cancel(timeoutKey(m.transactionalId()));
         }
         if (m.state().isExpirationAllowed()) {
             armExpiration(shard, m);
         } else {
-            cluster.scheduler().cancel(expirationKey(m.transactionalId()));
+            context.scheduler().cancel(expirationKey(m.transactionalId()));
         }
     }
 
     /** The transactional id is gone from this coordinator (removed, or its shard unloaded): its timers stop. */
     void cancelTimers(String transactionalId) {
-        cluster.scheduler().cancel(timeoutKey(transactionalId));
-        cluster.scheduler().cancel(expirationKey(transactionalId));
+        context.scheduler().cancel(timeoutKey(transactionalId));
+        context.scheduler().cancel(expirationKey(transactionalId));
     }
 
     /**
@@ -58,12 +57,12 @@ final class TransactionExpiry {
 
     /** A fence that could not be written is tried again a cleanup interval later, as Kafka's next abort scan would. */
     private void abortWhenTimedOut(TransactionCoordinatorShard shard, TransactionMetadata m, long atMs) {
-        cluster.scheduler().schedule(timeoutKey(m.transactionalId()), atMs, () -> {
+        context.scheduler().schedule(timeoutKey(m.transactionalId()), atMs, () -> {
             if (state.isCurrent(shard, m)) {
                 end.fenceAndAbort(shard, m, error -> {
                     if (error != Errors.NONE && state.isCurrent(shard, m)) {
-                        abortWhenTimedOut(shard, m, cluster.nowMs()
-                                + state.configs(shard.brokerId()).getInt("transaction.abort.timed.out.transaction.cleanup.interval.ms"));
+                        abortWhenTimedOut(shard, m, context.scheduler().nowMs()
+                                + context.config(shard.brokerId()).abortTimedOutTransactionCleanupIntervalMs());
                     }
                 });
             }
@@ -76,12 +75,11 @@ final class TransactionExpiry {
      * InitProducerId starts afresh with a new producer id.
      */
     private void armExpiration(TransactionCoordinatorShard shard, TransactionMetadata m) {
-        long expirationMs = state.configs(shard.brokerId()).getInt("transactional.id.expiration.ms");
-        cluster.scheduler().schedule(expirationKey(m.transactionalId()), m.lastUpdateTimeMs() + expirationMs, () -> {
+        long expirationMs = context.config(shard.brokerId()).transactionalIdExpirationMs();
+        context.scheduler().schedule(expirationKey(m.transactionalId()), m.lastUpdateTimeMs() + expirationMs, () -> {
             if (state.isCurrent(shard, m)) {
-                state.recordTransition(m, m.prepareDead(cluster.nowMs()));
-                state.write(shard, TransactionRecords.tombstone(cluster.nowMs(), m.transactionalId()), error -> {
-                });
+                state.recordTransition(m, m.prepareDead(context.scheduler().nowMs()));
+                state.writeTombstone(shard, m.transactionalId());
             }
         });
     }

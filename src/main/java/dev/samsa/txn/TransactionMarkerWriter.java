@@ -1,19 +1,13 @@
 package dev.samsa.txn;
 
-import dev.samsa.cluster.ClusterState;
-import dev.samsa.cluster.DelayedOperation;
-import dev.samsa.cluster.LogAppendResult;
-import dev.samsa.cluster.Partition;
 import dev.samsa.event.TxnMarkerWritten;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +25,7 @@ final class TransactionMarkerWriter {
     /** Kafka's WriteTxnMarkers sender retries after its backoff; wall time, so that a manual clock never stalls it. */
     static final long RETRY_BACKOFF_MS = 100;
 
-    private final ClusterState cluster;
+    private final TransactionCoordinatorContext context;
     private long retries;
 
     /** The partitions each prepared transaction still owes a marker, by transactional id (Kafka's removePartition). */
@@ -40,8 +34,8 @@ final class TransactionMarkerWriter {
     private record Owed(TransactionMetadata prepared, Set<TopicPartition> partitions) {
     }
 
-    TransactionMarkerWriter(ClusterState cluster) {
-        this.cluster = cluster;
+    TransactionMarkerWriter(TransactionCoordinatorContext context) {
+        this.context = context;
     }
 
     /**
@@ -88,86 +82,40 @@ final class TransactionMarkerWriter {
         if (!stillCurrent.test(marker.txn())) {
             return;
         }
-        Partition partition = cluster.metadata().partition(marker.tp());
-        if (partition == null) {
+        int leader = context.leaderOf(marker.tp());
+        if (leader == TransactionCoordinatorContext.NO_PARTITION) {
             // As Kafka: a partition that no longer exists (its topic was deleted) needs no marker.
             written.accept(marker.tp());
             return;
         }
-        int leader = partition.leader();
         if (leader < 0) {
             retryLater(marker, stillCurrent, written);
             return;
         }
-        if (cluster.faults().txn().holdMarker(marker.tp(), leader, () -> send(marker, stillCurrent, written))) {
+        if (context.holdMarker(marker.tp(), leader, () -> send(marker, stillCurrent, written))) {
             return;
         }
-        LogAppendResult appended;
-        try {
-            appended = cluster.replicaManager().appendTxnMarker(leader, marker.tp(), marker.txn().producerId(),
-                    marker.txn().producerEpoch(), marker.coordinatorEpoch(), marker.committed());
-        } catch (ApiException e) {
-            Errors error = Errors.forException(e);
-            if (error == Errors.INVALID_PRODUCER_EPOCH || error == Errors.TRANSACTION_COORDINATOR_FENCED) {
-                // As Kafka's completion handler: a newer coordinator or producer epoch owns this partition now.
-                LOG.info("Stopping the {} markers of transactional id {}: {} answered {}", marker.committed() ? "COMMIT" : "ABORT",
-                        marker.txn().transactionalId(), marker.tp(), error);
-                return;
-            }
-            retryLater(marker, stillCurrent, written);
-            return;
-        }
-        long required = appended.lastOffset() + 1;
-        long timeoutMs = cluster.metadata().brokerConfigs(leader).getInt("request.timeout.ms");
-        cluster.purgatory().tryCompleteElseWatch(new DelayedMarker(leader, marker.tp(), required, outcome -> {
-            if (outcome == Errors.NONE) {
-                cluster.timeline().record(new TxnMarkerWritten(marker.txn().transactionalId(), marker.tp().topic(),
-                        marker.tp().partition(), marker.txn().producerId(), marker.txn().producerEpoch(), marker.committed(),
-                        appended.lastOffset(), leader, marker.coordinatorEpoch()));
-                written.accept(marker.tp());
-            } else {
-                // Not replicated (leadership moved, or the ISR fell below min.insync.replicas): Kafka sends it again.
-                retryLater(marker, stillCurrent, written);
-            }
-        }), List.of(marker.tp()), timeoutMs, "txn-marker");
+        context.writeMarker(leader, marker.tp(), marker.txn().producerId(), marker.txn().producerEpoch(),
+                marker.coordinatorEpoch(), marker.committed(), (offset, error) -> {
+                    if (error == Errors.NONE) {
+                        context.timeline().record(new TxnMarkerWritten(marker.txn().transactionalId(), marker.tp().topic(),
+                                marker.tp().partition(), marker.txn().producerId(), marker.txn().producerEpoch(),
+                                marker.committed(), offset, leader, marker.coordinatorEpoch()));
+                        written.accept(marker.tp());
+                    } else if (error == Errors.INVALID_PRODUCER_EPOCH || error == Errors.TRANSACTION_COORDINATOR_FENCED) {
+                        // As Kafka's completion handler: a newer coordinator or producer epoch owns this partition now.
+                        LOG.info("Stopping the {} markers of transactional id {}: {} answered {}",
+                                marker.committed() ? "COMMIT" : "ABORT", marker.txn().transactionalId(), marker.tp(), error);
+                    } else {
+                        // Not appended or not replicated (leadership moved, or the ISR fell below min.insync.replicas):
+                        // Kafka sends it again.
+                        retryLater(marker, stillCurrent, written);
+                    }
+                });
     }
 
     private void retryLater(Marker marker, Predicate<TransactionMetadata> stillCurrent, Consumer<TopicPartition> written) {
-        cluster.scheduler().scheduleWall("txn-marker-retry-" + (retries++), RETRY_BACKOFF_MS,
+        context.scheduler().scheduleWall("txn-marker-retry-" + (retries++), RETRY_BACKOFF_MS,
                 () -> send(marker, stillCurrent, written));
-    }
-
-    /** Done when the marker is replicated on its leader, or when it cannot be (then null: timed out). */
-    private final class DelayedMarker extends DelayedOperation {
-        private final int leader;
-        private final TopicPartition tp;
-        private final long requiredOffset;
-        private final Consumer<Errors> done;
-
-        DelayedMarker(int leader, TopicPartition tp, long requiredOffset, Consumer<Errors> done) {
-            this.leader = leader;
-            this.tp = tp;
-            this.requiredOffset = requiredOffset;
-            this.done = done;
-        }
-
-        @Override
-        public boolean tryComplete() {
-            return (leaderMoved() || cluster.replicaManager().acksAllOutcome(leader, tp, requiredOffset) != null) && forceComplete();
-        }
-
-        @Override
-        protected void onComplete() {
-            done.accept(leaderMoved() ? Errors.NOT_LEADER_OR_FOLLOWER : cluster.replicaManager().acksAllOutcome(leader, tp, requiredOffset));
-        }
-
-        /**
-         * The coordinator reads leadership from the metadata: once another broker leads, the marker goes there now,
-         * not after request.timeout.ms, even when the old leader, cut off from the others, still believes it leads.
-         */
-        private boolean leaderMoved() {
-            Partition p = cluster.metadata().partition(tp);
-            return p == null || p.leader() != leader;
-        }
     }
 }

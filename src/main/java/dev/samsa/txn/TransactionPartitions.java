@@ -1,6 +1,5 @@
 package dev.samsa.txn;
 
-import dev.samsa.cluster.ClusterState;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,15 +21,15 @@ final class TransactionPartitions {
     private static final long ADD_PARTITIONS_RETRY_BACKOFF_MS = 20;
     private static final int ADD_PARTITIONS_RETRIES = 100 / 20;
 
-    private final ClusterState cluster;
+    private final TransactionCoordinatorContext context;
     private final TransactionStateManager state;
     /** Names the wall-time timers of retried implicit adds apart (a scheduled key replaces its namesake). */
     private long addRetries;
     /** Implicit adds by transactional id, the running one first; see {@link #addPartitionsImplicitly}. */
     private final Map<String, ArrayDeque<Runnable>> implicitAdds = new HashMap<>();
 
-    TransactionPartitions(ClusterState cluster, TransactionStateManager state) {
-        this.cluster = cluster;
+    TransactionPartitions(TransactionCoordinatorContext context, TransactionStateManager state) {
+        this.context = context;
         this.state = state;
     }
 
@@ -47,7 +46,7 @@ final class TransactionPartitions {
         }
         TransactionCoordinatorShard shard;
         try {
-            shard = state.activeShard(brokerId, transactionalId);
+            shard = context.activeShard(brokerId, transactionalId);
         } catch (ApiException e) {
             respond.accept(Errors.forException(e));
             return;
@@ -62,7 +61,7 @@ final class TransactionPartitions {
         } else if (m.state() == TransactionState.ONGOING && m.partitions().containsAll(partitions)) {
             respond.accept(Errors.NONE);
         } else {
-            state.write(shard, m.prepareAddPartitions(partitions, cluster.nowMs(), clientTransactionVersion), respond);
+            state.write(shard, m.prepareAddPartitions(partitions, context.scheduler().nowMs(), clientTransactionVersion), respond);
         }
     }
 
@@ -106,10 +105,10 @@ final class TransactionPartitions {
     private void addPartitionsImplicitly(String transactionalId, long producerId, short producerEpoch,
                                          Set<TopicPartition> partitions, int retriesLeft,
                                          Consumer<Map<TopicPartition, Errors>> done) {
-        TransactionCoordinatorShard shard = transactionalId == null ? null : state.shardOrNull(transactionalId);
+        TransactionCoordinatorShard shard = transactionalId == null ? null : context.shardOrNull(transactionalId);
         Consumer<Errors> answer = error -> {
             if (error == Errors.CONCURRENT_TRANSACTIONS && retriesLeft > 0) {
-                cluster.scheduler().scheduleWall("txn-add-partitions-retry-" + (addRetries++), ADD_PARTITIONS_RETRY_BACKOFF_MS,
+                context.scheduler().scheduleWall("txn-add-partitions-retry-" + (addRetries++), ADD_PARTITIONS_RETRY_BACKOFF_MS,
                         () -> addPartitionsImplicitly(transactionalId, producerId, producerEpoch, partitions, retriesLeft - 1, done));
                 return;
             }
@@ -138,7 +137,7 @@ final class TransactionPartitions {
         if (transactionalId == null || transactionalId.isEmpty()) {
             all = Errors.INVALID_REQUEST;
         } else {
-            TransactionCoordinatorShard shard = state.shardOrNull(transactionalId);
+            TransactionCoordinatorShard shard = context.shardOrNull(transactionalId);
             if (shard == null) {
                 all = Errors.NOT_COORDINATOR;
             } else {
@@ -166,7 +165,7 @@ final class TransactionPartitions {
     void verifyPartitions(int brokerId, String transactionalId, long producerId, short producerEpoch,
                           Set<TopicPartition> partitions, Consumer<Map<TopicPartition, Errors>> done) {
         try {
-            state.activeShard(brokerId, transactionalId);
+            context.activeShard(brokerId, transactionalId);
         } catch (ApiException e) {
             Map<TopicPartition, Errors> result = new HashMap<>();
             partitions.forEach(tp -> result.put(tp, Errors.forException(e)));

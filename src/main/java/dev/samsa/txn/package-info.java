@@ -10,7 +10,10 @@
  * API (pure reads), the purgatory when a marker is replicated, and the timers this package armed: a transaction's
  * timeout on the cluster clock (an age deadline), marker retries on wall time so that a manual clock never stalls them.
  *
- * <p>What it may call: {@code coordinator/}, {@code cluster/} (metadata, the replica manager's marker appends, the
- * purgatory), {@code log/}, {@code event/} and {@code time/}.
+ * <p>What it may call: {@code coordinator/}, {@code event/} and {@code time/}; the cluster only through
+ * {@link dev.samsa.txn.TransactionCoordinatorContext}, whose cluster implementation inside
+ * {@link dev.samsa.txn.TransactionCoordinator} is the one place here that knows {@code cluster/} (metadata, the replica
+ * manager's marker appends, the purgatory, faults). A unit test gives the coordinator a context over a
+ * {@code MockScheduler} instead.
  */
 package dev.samsa.txn;

@@ -145,6 +145,21 @@ class ConfigHelperTest {
     }
 
     @Test
+    void theClusterWideViewKeepsTheSharedConfigsAndDropsTheBrokersOwnOverrides() {
+        Map<String, String> clusterDefaults = new HashMap<>();
+        BrokerConfigs broker = new BrokerConfigs(Map.of("group.max.size", "10"), clusterDefaults);
+        broker.dynamicBrokerConfigs().put("group.consumer.heartbeat.interval.ms", "200");
+        clusterDefaults.put("group.min.session.timeout.ms", "1000");
+
+        BrokerConfigs clusterWide = broker.clusterWide();
+
+        assertThat(clusterWide.getInt("group.max.size")).as("the builder's").isEqualTo(10);
+        assertThat(clusterWide.getInt("group.min.session.timeout.ms")).as("the cluster-wide dynamic default").isEqualTo(1000);
+        assertThat(clusterWide.getInt("group.consumer.heartbeat.interval.ms")).as("not this broker's own override").isEqualTo(5000);
+        assertThat(broker.getInt("group.consumer.heartbeat.interval.ms")).isEqualTo(200);
+    }
+
+    @Test
     void theClusterWideResourceShowsOnlyItsDynamicDefaults() {
         assertThat(ConfigHelper.describeBroker("", metadata)).isEmpty();
         metadata.controllerConfigs().dynamicClusterDefaults().put("log.segment.bytes", "1048576");

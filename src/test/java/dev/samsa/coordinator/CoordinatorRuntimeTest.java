@@ -99,8 +99,9 @@ class CoordinatorRuntimeTest {
     }
 
     private CoordinatorRuntime<KeyValueShard> newRuntime() {
-        return cluster.call(() -> new CoordinatorRuntime<>(cluster.state, TOPIC, "offsets.commit.timeout.ms",
-                new CoordinatorRuntime.Lifecycle<>() {
+        return cluster.call(() -> new CoordinatorRuntime<>(cluster.state, new CoordinatorRuntime.Spec(TOPIC,
+                "offsets.commit.timeout.ms", false, c -> new CoordinatorRuntime.TopicLayout(2, 2, Map.of())),
+                new CoordinatorRuntime.Lifecycle<KeyValueShard>() {
                     @Override
                     public KeyValueShard newShard(int partition, int brokerId) {
                         lifecycle.add("new " + partition + "@" + brokerId);
@@ -141,7 +142,7 @@ class CoordinatorRuntimeTest {
     /** Schedules a put of {@code key} on {@code brokerId}; the reference holds the answer once there is one. */
     private AtomicReference<String> write(CoordinatorRuntime<KeyValueShard> runtime, int brokerId, String key, String value) {
         AtomicReference<String> answer = new AtomicReference<>();
-        cluster.run(() -> runtime.scheduleWriteOperation(brokerId, key, shard -> put(key, value),
+        cluster.run(() -> runtime.scheduleWriteOperation(brokerId, CoordinatorRuntime.partitionFor(key, 2), shard -> put(key, value),
                 (response, error) -> answer.set(error == Errors.NONE ? response : error.name())));
         return answer;
     }
@@ -188,8 +189,8 @@ class CoordinatorRuntimeTest {
         awaitAnswer(write(runtime, 1, key, "a"), "put " + key);
         KeyValueShard old = cluster.call(() -> runtime.activeShard(1, key));
         // Bytes no operation would compute, as a client writing to the internal topic could leave.
-        cluster.run(() -> runtime.append(old, MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(key.getBytes(StandardCharsets.UTF_8), "!".getBytes(StandardCharsets.UTF_8)))));
+        cluster.run(() -> cluster.state.replicaManager().appendAsLeader(old.brokerId, P0, MemoryRecords.withRecords(Compression.NONE,
+                new SimpleRecord(key.getBytes(StandardCharsets.UTF_8), "!".getBytes(StandardCharsets.UTF_8))), (short) 1));
         awaitAnswer(write(runtime, 1, key, "b"), "put " + key);
         lifecycle.clear();
 
@@ -242,12 +243,43 @@ class CoordinatorRuntimeTest {
     }
 
     @Test
+    void aResultReplayedWhenCommittedReachesTheShardOnlyOnceReplicated() {
+        CoordinatorRuntime<KeyValueShard> runtime = newRuntime();
+        createTopic();
+        String key = keyOn(0);
+        cluster.pauseFollower(P0, 2);
+        AtomicReference<String> answer = new AtomicReference<>();
+
+        cluster.run(() -> runtime.scheduleWriteOperation(1, 0,
+                shard -> put(key, "a").withReplay(CoordinatorResult.Replay.WHEN_COMMITTED),
+                (response, error) -> answer.set(error == Errors.NONE ? response : error.name())));
+
+        assertThat(cluster.call(() -> runtime.activeShard(1, key).values)).as("not replicated yet").doesNotContainKey(key);
+        cluster.resumeFollower(P0, 2);
+        awaitAnswer(answer, "put " + key);
+        assertThat(cluster.call(() -> runtime.activeShard(1, key).values)).containsEntry(key, "a");
+    }
+
+    @Test
+    void appendErrorsReachTheClientAsKafkasCoordinatorMapsThem() {
+        assertThat(CoordinatorRuntime.appendError(Errors.NOT_LEADER_OR_FOLLOWER.exception())).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(CoordinatorRuntime.appendError(Errors.KAFKA_STORAGE_ERROR.exception())).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(CoordinatorRuntime.appendError(Errors.NOT_ENOUGH_REPLICAS.exception())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(CoordinatorRuntime.appendError(Errors.UNKNOWN_TOPIC_OR_PARTITION.exception()))
+                .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(CoordinatorRuntime.appendError(Errors.REQUEST_TIMED_OUT.exception())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(CoordinatorRuntime.appendError(Errors.RECORD_LIST_TOO_LARGE.exception())).isEqualTo(Errors.UNKNOWN_SERVER_ERROR);
+        assertThat(CoordinatorRuntime.appendError(Errors.INVALID_PRODUCER_EPOCH.exception()))
+                .as("the log's answer to a fenced producer stays itself").isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+    }
+
+    @Test
     void anOperationThatFailsWritesNothingAndAnswersItsError() {
         CoordinatorRuntime<KeyValueShard> runtime = newRuntime();
         createTopic();
         AtomicReference<Errors> error = new AtomicReference<>();
 
-        cluster.run(() -> runtime.<String>scheduleWriteOperation(1, keyOn(0), shard -> {
+        cluster.run(() -> runtime.<String>scheduleWriteOperation(1, 0, shard -> {
             throw new InvalidRequestException("no");
         }, (response, e) -> error.set(e)));
 
