@@ -40,7 +40,7 @@ class DifferentialTest {
     static final Map<String, String> BROKER_CONFIGS = Map.of(
             "log.retention.check.interval.ms", "500",
             "log.cleaner.backoff.ms", "500",
-            "transaction.abort.timed.out.transaction.cleanup.interval.ms", "500");
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms", "200");
 
     private static ClusterUnderTest samsa;
     private static ClusterUnderTest kafka;

@@ -154,19 +154,38 @@ final class ProduceScenarios {
         all.add(Scenario.of("fetch-end-offsets-and-offsets-for-times", c -> {
             String topic = c.topic("t", 2);
             KafkaProducer<String, String> p = c.producer();
+            long base = System.currentTimeMillis() - 3_600_000L;
             for (int i = 0; i < 6; i++) {
-                p.send(new ProducerRecord<>(topic, i % 2, 1_000_000L * (i + 1), "k" + i, "v" + i)).get(30, TimeUnit.SECONDS);
+                p.send(new ProducerRecord<>(topic, i % 2, base + 1000L * (i + 1), "k" + i, "v" + i)).get(30, TimeUnit.SECONDS);
             }
             KafkaConsumer<String, String> consumer = c.consumer();
             TopicPartition p0 = new TopicPartition(topic, 0);
             TopicPartition p1 = new TopicPartition(topic, 1);
-            c.obs().put("beginning", new java.util.TreeMap<>(consumer.beginningOffsets(List.of(p0, p1), ScenarioContext.WAIT)));
-            c.obs().put("end", new java.util.TreeMap<>(consumer.endOffsets(List.of(p0, p1), ScenarioContext.WAIT)));
-            c.obs().put("for-time-2500000", String.valueOf(consumer.offsetsForTimes(Map.of(p0, 2_500_000L, p1, 2_500_000L),
-                    ScenarioContext.WAIT).entrySet().stream().sorted(Map.Entry.comparingByKey((a, b) -> a.partition() - b.partition()))
-                    .map(e -> e.getKey().partition() + ":" + e.getValue()).toList()));
-            c.obs().put("for-time-after-last", String.valueOf(consumer.offsetsForTimes(Map.of(p0, 9_000_000L),
+            c.obs().put("beginning", ScenarioContext.byPartition(consumer.beginningOffsets(List.of(p0, p1), ScenarioContext.WAIT)));
+            c.obs().put("end", ScenarioContext.byPartition(consumer.endOffsets(List.of(p0, p1), ScenarioContext.WAIT)));
+            var forTime = consumer.offsetsForTimes(Map.of(p0, base + 2500, p1, base + 2500), ScenarioContext.WAIT);
+            c.obs().put("for-time-2500", ScenarioContext.byPartition(forTime).entrySet().stream()
+                    .map(e -> e.getKey() + ":" + e.getValue().offset() + "@" + (e.getValue().timestamp() - base)).toList());
+            c.obs().put("for-time-after-last", String.valueOf(consumer.offsetsForTimes(Map.of(p0, base + 9000),
                     ScenarioContext.WAIT).get(p0)));
+        }));
+        all.add(Scenario.of("retention-deletes-records-stamped-long-ago", c -> {
+            // Records stamped in 1970 are older than the default retention.ms (7 days) the moment they arrive; the
+            // suite's log.retention.check.interval.ms is 500 ms.
+            String topic = c.topic("t", 1);
+            KafkaProducer<String, String> p = c.producer();
+            for (int i = 0; i < 3; i++) {
+                p.send(new ProducerRecord<>(topic, 0, 1_000_000L * (i + 1), "k" + i, "v" + i)).get(30, TimeUnit.SECONDS);
+            }
+            ScenarioContext.sleep(2500);
+            KafkaConsumer<String, String> consumer = c.consumer();
+            TopicPartition p0 = new TopicPartition(topic, 0);
+            c.obs().put("beginning", consumer.beginningOffsets(List.of(p0), ScenarioContext.WAIT).get(p0));
+            c.obs().put("end", consumer.endOffsets(List.of(p0), ScenarioContext.WAIT).get(p0));
+            p.send(new ProducerRecord<>(topic, 0, "recent", "v")).get(30, TimeUnit.SECONDS);
+            ScenarioContext.sleep(1500);
+            c.obs().put("beginning-after-recent", consumer.beginningOffsets(List.of(p0), ScenarioContext.WAIT).get(p0));
+            c.obs().put("records", c.readAll(topic));
         }));
         all.add(Scenario.of("fetch-max-poll-records", c -> {
             String topic = c.topic("t", 1);

@@ -174,6 +174,13 @@ final class ScenarioContext implements AutoCloseable {
         return s.toString().trim();
     }
 
+    /** A map keyed by partition number, sorted, for a topic's per-partition answers. */
+    static <V> Map<Integer, V> byPartition(Map<TopicPartition, V> map) {
+        Map<Integer, V> sorted = new TreeMap<>();
+        map.forEach((tp, v) -> sorted.put(tp.partition(), v));
+        return sorted;
+    }
+
     static List<Integer> partitions(Set<TopicPartition> tps) {
         return tps.stream().map(TopicPartition::partition).sorted().collect(Collectors.toList());
     }

@@ -14,6 +14,8 @@ final class Scenarios {
     static List<Scenario> all() {
         List<Scenario> all = new ArrayList<>();
         all.addAll(ProduceScenarios.all());
+        all.addAll(TransactionScenarios.all());
+        all.addAll(GroupScenarios.all());
         Set<String> names = new HashSet<>();
         for (Scenario s : all) {
             if (!names.add(s.name())) {
