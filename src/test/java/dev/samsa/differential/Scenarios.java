@@ -16,6 +16,8 @@ final class Scenarios {
         all.addAll(ProduceScenarios.all());
         all.addAll(TransactionScenarios.all());
         all.addAll(GroupScenarios.all());
+        all.addAll(AdminScenarios.all());
+        all.addAll(LogAndTimerScenarios.all());
         Set<String> names = new HashSet<>();
         for (Scenario s : all) {
             if (!names.add(s.name())) {
