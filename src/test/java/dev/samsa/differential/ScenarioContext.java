@@ -134,17 +134,18 @@ final class ScenarioContext implements AutoCloseable {
         c.assign(tps);
         c.seekToBeginning(tps);
         Map<TopicPartition, Long> end = c.endOffsets(tps, WAIT);
-        List<String> seen = new ArrayList<>();
+        List<ConsumerRecord<String, String>> seen = new ArrayList<>();
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (tps.stream().anyMatch(tp -> c.position(tp, WAIT) < end.get(tp))) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Did not reach the end offsets " + end + " of " + topic + "; read " + seen);
             }
-            for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
-                seen.add(describe(r));
-            }
+            c.poll(Duration.ofMillis(200)).forEach(seen::add);
         }
-        return seen;
+        // Partitions come back in whatever order the fetches completed: by partition, then offset, compares.
+        seen.sort(java.util.Comparator.<ConsumerRecord<String, String>>comparingInt(ConsumerRecord::partition)
+                .thenComparingLong(ConsumerRecord::offset));
+        return seen.stream().map(ScenarioContext::describe).toList();
     }
 
     List<String> readAll(String topic) {
