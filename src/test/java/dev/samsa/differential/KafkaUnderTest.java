@@ -20,8 +20,9 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A real Apache Kafka KRaft cluster as a differential target: every node is broker and controller (combined mode) in a
- * JVM of its own, on the jars the build resolved from Maven Central into {@link #LIBS_PROPERTY}'s directory (the
+ * A real Apache Kafka KRaft cluster as a differential target, each node in a JVM of its own: one node that is broker and
+ * controller (combined mode) for one broker; for more, a controller of its own (node id {@value #CONTROLLER_ID}) beside
+ * broker-only nodes 1..n, as Samsa's controller outlives any broker. On the jars the build resolved from Maven Central into {@link #LIBS_PROPERTY}'s directory (the
  * differential-kafka profile in pom.xml), so Kafka's kafka-clients never meets Samsa's. Configured with Samsa's
  * test-friendly defaults (DESIGN.md) plus the suite's shared broker configs.
  *
@@ -32,6 +33,7 @@ final class KafkaUnderTest implements ClusterUnderTest {
     static final String VERSION = "4.4.0";
     static final String LIBS_PROPERTY = "samsa.differential.kafka.libs";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    static final int CONTROLLER_ID = 100;
 
     /** What Samsa configures for tests by itself (BrokerConfigs.TEST_DEFAULTS and the replication factors it derives). */
     static Map<String, String> samsaTestDefaults(int brokers) {
@@ -47,14 +49,19 @@ final class KafkaUnderTest implements ClusterUnderTest {
 
     private final Path libs;
     private final Path workDir;
+    /** The brokers, by id from 1; for more than one broker, the controller comes after them. */
     private final List<Node> nodes = new ArrayList<>();
+    private final int brokers;
+    private final java.util.Set<Integer> down = new java.util.HashSet<>();
 
+    /** {@code port} is the broker listener's, or 0 for the controller. */
     private record Node(int id, int port, int controllerPort, Path config, Path log) {
     }
 
     private final Process[] processes;
 
     KafkaUnderTest(int brokers, Map<String, String> brokerConfigs) {
+        this.brokers = brokers;
         this.libs = Path.of(System.getProperty(LIBS_PROPERTY, "target/differential/kafka-" + VERSION + "/libs"));
         if (!Files.isRegularFile(libs.resolve("kafka_2.13-" + VERSION + ".jar"))) {
             throw new IllegalStateException("Kafka " + VERSION + "'s jars are not in " + libs.toAbsolutePath()
@@ -64,24 +71,37 @@ final class KafkaUnderTest implements ClusterUnderTest {
         try {
             Files.createDirectories(Path.of("target/differential"));
             this.workDir = Files.createTempDirectory(Path.of("target/differential"), "kafka-run-").toAbsolutePath();
-            this.processes = new Process[brokers];
+            this.processes = new Process[brokers == 1 ? 1 : brokers + 1];
             for (int id = 1; id <= brokers; id++) {
-                nodes.add(new Node(id, freePort(), freePort(), workDir.resolve("node-" + id + ".properties"),
+                nodes.add(new Node(id, freePort(), brokers == 1 ? freePort() : 0, workDir.resolve("node-" + id + ".properties"),
                         workDir.resolve("node-" + id + ".log")));
             }
-            String voters = nodes.stream().map(n -> n.id() + "@127.0.0.1:" + n.controllerPort())
-                    .collect(Collectors.joining(","));
+            if (brokers > 1) {
+                nodes.add(new Node(CONTROLLER_ID, 0, freePort(), workDir.resolve("controller.properties"),
+                        workDir.resolve("controller.log")));
+            }
+            String voters = nodes.stream().filter(n -> n.controllerPort() != 0)
+                    .map(n -> n.id() + "@127.0.0.1:" + n.controllerPort()).collect(Collectors.joining(","));
             Map<String, String> shared = new TreeMap<>(samsaTestDefaults(brokers));
             shared.putAll(brokerConfigs);
             String clusterId = Uuid.randomUuid().toString();
             for (Node node : nodes) {
                 Properties p = new Properties();
                 p.putAll(shared);
-                p.put("process.roles", "broker,controller");
+                boolean broker = node.port() != 0;
+                boolean controller = node.controllerPort() != 0;
+                p.put("process.roles", broker && controller ? "broker,controller" : broker ? "broker" : "controller");
                 p.put("node.id", Integer.toString(node.id()));
                 p.put("controller.quorum.voters", voters);
-                p.put("listeners", "PLAINTEXT://127.0.0.1:" + node.port() + ",CONTROLLER://127.0.0.1:" + node.controllerPort());
-                p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + node.port());
+                List<String> listeners = new ArrayList<>();
+                if (broker) {
+                    listeners.add("PLAINTEXT://127.0.0.1:" + node.port());
+                    p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + node.port());
+                }
+                if (controller) {
+                    listeners.add("CONTROLLER://127.0.0.1:" + node.controllerPort());
+                }
+                p.put("listeners", String.join(",", listeners));
                 p.put("controller.listener.names", "CONTROLLER");
                 p.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
                 p.put("log.dirs", workDir.resolve("data-" + node.id()).toString());
@@ -115,17 +135,18 @@ final class KafkaUnderTest implements ClusterUnderTest {
 
     @Override
     public String bootstrapServers() {
-        return nodes.stream().map(n -> "127.0.0.1:" + n.port()).collect(Collectors.joining(","));
+        return nodes.stream().filter(n -> n.port() != 0).map(n -> "127.0.0.1:" + n.port()).collect(Collectors.joining(","));
     }
 
     @Override
     public int brokers() {
-        return nodes.size();
+        return brokers;
     }
 
     @Override
     public void stopBroker(int id) {
         Process p = processes[id - 1];
+        down.add(id);
         p.destroy();
         awaitExit(p, Duration.ofSeconds(60));
     }
@@ -133,6 +154,7 @@ final class KafkaUnderTest implements ClusterUnderTest {
     @Override
     public void killBroker(int id) {
         Process p = processes[id - 1];
+        down.add(id);
         p.destroyForcibly();
         awaitExit(p, Duration.ofSeconds(30));
     }
@@ -144,7 +166,8 @@ final class KafkaUnderTest implements ClusterUnderTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        awaitBrokers(nodes.size());
+        down.remove(id);
+        awaitBrokers(brokers - down.size());
     }
 
     @Override
@@ -168,7 +191,7 @@ final class KafkaUnderTest implements ClusterUnderTest {
                 "-Dlog4j2.level=ERROR", "kafka.Kafka", node.config().toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(node.log().toFile())).start();
-        processes[node.id() - 1] = p;
+        processes[nodes.indexOf(node)] = p;
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly, "kafka-" + node.id() + "-reaper"));
     }
 
@@ -198,7 +221,10 @@ final class KafkaUnderTest implements ClusterUnderTest {
         try (Admin admin = Admin.create(config)) {
             while (true) {
                 for (Node node : nodes) {
-                    Process p = processes[node.id() - 1];
+                    Process p = processes[nodes.indexOf(node)];
+                    if (down.contains(node.id())) {
+                        continue;
+                    }
                     if (p == null || !p.isAlive()) {
                         throw new IllegalStateException("Kafka node " + node.id() + " is not running: " + tail(node.log()));
                     }

@@ -76,8 +76,12 @@ final class ScenarioContext implements AutoCloseable {
 
     /** Creates a topic through the admin client and waits until every partition has a leader. */
     String topic(String suffix, int partitions, Map<String, String> configs) throws Exception {
+        return topic(suffix, partitions, 1, configs);
+    }
+
+    String topic(String suffix, int partitions, int replicationFactor, Map<String, String> configs) throws Exception {
         String topic = name(suffix);
-        admin().createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs))).all()
+        admin().createTopics(List.of(new NewTopic(topic, partitions, (short) replicationFactor).configs(configs))).all()
                 .get(WAIT.toSeconds(), TimeUnit.SECONDS);
         awaitLeaders(topic, partitions);
         return topic;
