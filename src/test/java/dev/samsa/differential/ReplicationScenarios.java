@@ -60,15 +60,51 @@ final class ReplicationScenarios {
             }
             int leader = partition(c, topic).leader().id();
             c.cluster().killBroker(leader);
+            long killed = System.nanoTime();
             ScenarioContext.await("a new leader", () -> {
                 TopicPartitionInfo info = partition(c, topic);
                 return info.leader() != null && info.leader().id() != leader;
             });
+            // Kafka's controller fences a broker that stopped heartbeating after broker.session.timeout.ms (9 s).
+            c.obs().ratio("new-leader-after-crash", ScenarioContext.elapsedMs(killed), 9000);
             c.obs().put("isr-after-failover", partition(c, topic).isr().size());
             c.obs().outcome("acks-all-after-failover", () -> send(p, topic, "after"));
             c.cluster().restartBroker(leader);
             awaitIsr(c, topic, 3);
             c.obs().put("records", c.readAll(topic));
+        }));
+        all.add(Scenario.of("repl-controlled-shutdown-moves-leadership", c -> {
+            String topic = c.topic("t", 1, 3, Map.of());
+            TopicPartitionInfo before = partition(c, topic);
+            int leader = before.leader().id();
+            int preferred = before.replicas().get(0).id();
+            c.obs().put("leader-is-preferred", leader == preferred);
+            c.cluster().stopBroker(leader);
+            TopicPartitionInfo during = partition(c, topic);
+            c.obs().put("leader-moved-at-once", during.leader() != null && during.leader().id() != leader);
+            c.obs().put("isr-during", during.isr().size());
+            c.cluster().restartBroker(leader);
+            awaitIsr(c, topic, 3);
+            c.obs().put("leader-back-without-election", partition(c, topic).leader().id() == leader);
+            c.obs().outcome("elect-preferred", () -> c.admin().electLeaders(org.apache.kafka.common.ElectionType.PREFERRED,
+                    java.util.Set.of(new org.apache.kafka.common.TopicPartition(topic, 0))).all().get(30, TimeUnit.SECONDS));
+            ScenarioContext.await("the preferred leader", () -> partition(c, topic).leader().id() == preferred);
+            c.obs().put("leader-after-election-is-preferred", true);
+        }));
+        all.add(Scenario.of("repl-internal-topics-replicated", c -> {
+            String topic = c.topic("t", 1, 3, Map.of());
+            var consumer = c.consumer("group.id", c.name("g"));
+            consumer.commitSync(Map.of(new org.apache.kafka.common.TopicPartition(topic, 0),
+                    new org.apache.kafka.clients.consumer.OffsetAndMetadata(1)));
+            var tx = TransactionScenarios.transactional(c, "tx");
+            tx.beginTransaction();
+            tx.send(new ProducerRecord<>(topic, 0, null, "v"));
+            tx.commitTransaction();
+            for (String internal : List.of("__consumer_offsets", "__transaction_state")) {
+                TopicDescription d = describe(c, internal);
+                c.obs().put(internal, "internal=" + d.isInternal() + " partitions=" + d.partitions().size() + " rf="
+                        + d.partitions().stream().map(p -> p.replicas().size()).distinct().toList());
+            }
         }));
         return all;
     }
