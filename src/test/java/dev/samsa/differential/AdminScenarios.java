@@ -221,6 +221,59 @@ final class AdminScenarios {
             c.obs().put("producers", states.stream().map(s -> "epoch=" + s.producerEpoch() + " lastSeq=" + s.lastSequence()
                     + " coordinatorEpoch=" + s.coordinatorEpoch() + " txnStart=" + s.currentTransactionStartOffset()).toList());
         }));
+        all.add(Scenario.of("admin-acls-without-authorizer", c -> {
+            c.obs().outcome("describe", () -> c.admin().describeAcls(org.apache.kafka.common.acl.AclBindingFilter.ANY).values()
+                    .get(30, TimeUnit.SECONDS).size());
+            var binding = new org.apache.kafka.common.acl.AclBinding(new org.apache.kafka.common.resource.ResourcePattern(
+                    org.apache.kafka.common.resource.ResourceType.TOPIC, "x", org.apache.kafka.common.resource.PatternType.LITERAL),
+                    new org.apache.kafka.common.acl.AccessControlEntry("User:a", "*",
+                            org.apache.kafka.common.acl.AclOperation.READ, org.apache.kafka.common.acl.AclPermissionType.ALLOW));
+            c.obs().outcome("create", () -> c.admin().createAcls(List.of(binding)).all().get(30, TimeUnit.SECONDS));
+        }));
+        all.add(Scenario.of("admin-client-quotas", c -> {
+            var entity = new org.apache.kafka.common.quota.ClientQuotaEntity(Map.of("client-id", c.name("client")));
+            c.obs().outcome("alter", () -> c.admin().alterClientQuotas(List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration(
+                    entity, List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("producer_byte_rate", 1024.0)))))
+                    .all().get(30, TimeUnit.SECONDS));
+            ScenarioContext.sleep(300);
+            c.obs().outcome("describe", () -> c.admin().describeClientQuotas(org.apache.kafka.common.quota.ClientQuotaFilter
+                    .contains(List.of(org.apache.kafka.common.quota.ClientQuotaFilterComponent.ofEntity("client-id",
+                            c.name("client"))))).entities().get(30, TimeUnit.SECONDS).values().toString());
+            c.obs().outcome("unknown-key", () -> c.admin().alterClientQuotas(List.of(new org.apache.kafka.common.quota
+                    .ClientQuotaAlteration(entity, List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("no_such_rate",
+                    1.0))))).all().get(30, TimeUnit.SECONDS));
+        }));
+        all.add(Scenario.of("admin-scram-credentials-and-reassignments", c -> {
+            c.obs().outcome("describe-scram", () -> c.admin().describeUserScramCredentials().all().get(30, TimeUnit.SECONDS)
+                    .keySet().stream().sorted().toList());
+            c.obs().outcome("list-reassignments", () -> c.admin().listPartitionReassignments().reassignments()
+                    .get(30, TimeUnit.SECONDS).size());
+        }));
+        all.add(Scenario.of("admin-describe-log-dirs", c -> {
+            String topic = c.topic("t", 2);
+            c.obs().outcome("described", () -> {
+                var dirs = c.admin().describeLogDirs(List.of(1)).allDescriptions().get(30, TimeUnit.SECONDS).get(1);
+                return dirs.size() + " dir(s), errors " + dirs.values().stream().map(d -> String.valueOf(d.error())).toList()
+                        + ", partitions " + dirs.values().stream().flatMap(d -> d.replicaInfos().keySet().stream())
+                        .filter(tp -> tp.topic().equals(topic)).map(TopicPartition::partition).sorted().toList();
+            });
+        }));
+        all.add(Scenario.of("admin-list-groups-filtered", c -> {
+            String topic = c.topic("t", 1);
+            String classic = c.name("classic");
+            String modern = c.name("modern");
+            var a = GroupScenarios.member(c, "classic", classic, "a", topic);
+            var b = GroupScenarios.member(c, "consumer", modern, "b", topic);
+            ScenarioContext.pollUntil(List.of(a, b), "both assigned", () -> !a.assignment().isEmpty() && !b.assignment().isEmpty());
+            for (var type : List.of(org.apache.kafka.common.GroupType.CLASSIC, org.apache.kafka.common.GroupType.CONSUMER)) {
+                c.obs().put("type-" + type, c.admin().listGroups(new org.apache.kafka.clients.admin.ListGroupsOptions()
+                        .withTypes(java.util.Set.of(type))).all().get(30, TimeUnit.SECONDS).stream()
+                        .map(l -> l.groupId()).filter(g -> g.startsWith(c.name(""))).sorted().toList());
+            }
+            c.obs().put("state-empty", c.admin().listGroups(new org.apache.kafka.clients.admin.ListGroupsOptions()
+                    .inGroupStates(java.util.Set.of(org.apache.kafka.common.GroupState.EMPTY))).all().get(30, TimeUnit.SECONDS)
+                    .stream().map(l -> l.groupId()).filter(g -> g.startsWith(c.name(""))).sorted().toList());
+        }));
         return all;
     }
 

@@ -141,6 +141,38 @@ final class GroupScenarios {
                 c.obs().put("described", describe(c, group));
             }));
         }
+        for (String protocol : List.of("classic", "consumer")) {
+            all.add(Scenario.of("group-" + protocol + "-pattern-subscription", c -> {
+                String first = c.topic("x1", 1);
+                String second = c.topic("x2", 2);
+                c.topic("other", 1);
+                String group = c.name("g");
+                KafkaConsumer<String, String> a = c.consumer("group.id", group, "group.protocol", protocol, "client.id", "a",
+                        "metadata.max.age.ms", 1000);
+                a.subscribe(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(c.name("x")) + ".*"));
+                ScenarioContext.pollUntil(List.of(a), "the pattern's partitions", () -> a.assignment().size() == 3);
+                c.obs().put("assigned", a.assignment().stream().map(TopicPartition::toString).sorted().toList());
+                String third = c.topic("x3", 1);
+                ScenarioContext.pollUntil(List.of(a), "a new matching topic", () -> a.assignment().size() == 4);
+                c.obs().put("assigned-after-new-topic", a.assignment().stream().map(TopicPartition::toString).sorted().toList());
+                c.obs().put("described", describe(c, group));
+            }));
+            all.add(Scenario.of("group-" + protocol + "-subscription-change", c -> {
+                String first = c.topic("a", 2);
+                String second = c.topic("b", 1);
+                String group = c.name("g");
+                KafkaConsumer<String, String> a = member(c, protocol, group, "a", first);
+                ScenarioContext.pollUntil(List.of(a), "the first topic", () -> a.assignment().size() == 2);
+                a.subscribe(List.of(second));
+                ScenarioContext.pollUntil(List.of(a), "the second topic", () -> a.assignment().size() == 1
+                        && a.assignment().iterator().next().topic().equals(second));
+                a.subscribe(List.of(first, second));
+                ScenarioContext.pollUntil(List.of(a), "both topics", () -> a.assignment().size() == 3);
+                c.obs().put("assigned", a.assignment().stream().map(TopicPartition::toString).sorted().toList());
+                c.obs().put("generation", generation(protocol, a));
+                c.obs().put("described", describe(c, group));
+            }));
+        }
         all.add(Scenario.of("group-classic-cooperative-sticky", c -> {
             String topic = c.topic("t", 4);
             String group = c.name("g");
