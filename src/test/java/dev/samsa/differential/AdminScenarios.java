@@ -121,11 +121,14 @@ final class AdminScenarios {
                     AlterConfigOp.OpType.SET)));
             c.obs().outcome("append", () -> alter(c, resource, new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"),
                     AlterConfigOp.OpType.APPEND)));
+            // Kafka's brokers describe configs from their metadata image, which follows the controller's commit.
+            ScenarioContext.sleep(500);
             c.obs().put("after-set", entries(describe(c, resource), List.of("retention.ms", "cleanup.policy")));
             c.obs().outcome("delete", () -> alter(c, resource, new AlterConfigOp(new ConfigEntry("retention.ms", ""),
                     AlterConfigOp.OpType.DELETE)));
             c.obs().outcome("subtract", () -> alter(c, resource, new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"),
                     AlterConfigOp.OpType.SUBTRACT)));
+            ScenarioContext.sleep(500);
             c.obs().put("after-delete", entries(describe(c, resource), List.of("retention.ms", "cleanup.policy")));
             c.obs().outcome("bad-value", () -> alter(c, resource, new AlterConfigOp(new ConfigEntry("retention.ms", "soon"),
                     AlterConfigOp.OpType.SET)));
@@ -251,6 +254,9 @@ final class AdminScenarios {
         }));
         all.add(Scenario.of("admin-describe-log-dirs", c -> {
             String topic = c.topic("t", 2);
+            KafkaProducer<String, String> p = c.producer();
+            p.send(new ProducerRecord<>(topic, 0, "k", "v")).get(30, TimeUnit.SECONDS);
+            p.send(new ProducerRecord<>(topic, 1, "k", "v")).get(30, TimeUnit.SECONDS);
             c.obs().outcome("described", () -> {
                 var dirs = c.admin().describeLogDirs(List.of(1)).allDescriptions().get(30, TimeUnit.SECONDS).get(1);
                 return dirs.size() + " dir(s), errors " + dirs.values().stream().map(d -> String.valueOf(d.error())).toList()
