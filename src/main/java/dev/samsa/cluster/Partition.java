@@ -236,6 +236,15 @@ public final class Partition {
         return logs.get(brokerId);
     }
 
+    /**
+     * The min.insync.replicas an acks=all append is held to: the configured one, but never more than the partition has
+     * replicas, as Kafka's {@code Partition.effectiveMinIsr} (since 3.7), so a topic of replication factor 1 under a
+     * cluster-wide min.insync.replicas=2 still takes acks=all writes.
+     */
+    public int effectiveMinIsr(int configuredMinIsr) {
+        return Math.min(configuredMinIsr, replicas().size());
+    }
+
     /** Whether {@code brokerId} hosts a replica whose log is open (its broker is up). */
     public boolean hostsLog(int brokerId) {
         return logs.containsKey(brokerId);

@@ -95,7 +95,7 @@ public final class ReplicaManager {
         if (partition.highWatermark() < requiredOffset) {
             return null;
         }
-        int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
+        int minIsr = partition.effectiveMinIsr(cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas());
         return partition.isr().size() < minIsr
                 ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND
                 : Errors.NONE;
@@ -138,7 +138,7 @@ public final class ReplicaManager {
     }
 
     private void throwIfIsrTooSmall(Partition partition, int brokerId) {
-        int minIsr = cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas();
+        int minIsr = partition.effectiveMinIsr(cluster.metadata().effectiveConfig(partition.topic(), brokerId).minInsyncReplicas());
         if (partition.isrSeenBy(brokerId).size() < minIsr) {
             throw new NotEnoughReplicasException("The size of the current ISR " + partition.isrSeenBy(brokerId)
                     + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition "

@@ -310,7 +310,7 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> {
             return;
         }
         Partition p = cluster.metadata().partition(new TopicPartition(topic, shard.partition()));
-        int minIsr = cluster.metadata().effectiveConfig(p.topic(), shard.brokerId()).minInsyncReplicas();
+        int minIsr = p.effectiveMinIsr(cluster.metadata().effectiveConfig(p.topic(), shard.brokerId()).minInsyncReplicas());
         if (p.isrSeenBy(shard.brokerId()).size() < minIsr) {
             throw new NotEnoughReplicasException("The ISR " + p.isrSeenBy(shard.brokerId())
                     + " of " + p.topicPartition() + " is below its min.insync.replicas " + minIsr);
