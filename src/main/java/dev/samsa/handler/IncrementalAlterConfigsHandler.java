@@ -3,13 +3,8 @@ package dev.samsa.handler;
 import dev.samsa.cluster.ConfigAdminManager;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.errors.ApiException;
-import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterConfigsResource;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterableConfig;
@@ -33,26 +28,19 @@ final class IncrementalAlterConfigsHandler implements ApiHandler {
     @Override
     public void handle(KafkaRequest request, BrokerContext broker) {
         IncrementalAlterConfigsRequestData data = request.data();
-        Map<String, Integer> counts = new HashMap<>();
-        data.resources().forEach(r -> counts.merge(r.resourceType() + "/" + r.resourceName(), 1, Integer::sum));
+        ConfigAlterations alterations = new ConfigAlterations(request, broker, data.resources(), AlterConfigsResource::resourceType,
+                AlterConfigsResource::resourceName);
         ConfigAdminManager configs = new ConfigAdminManager(broker.cluster().metadata());
         IncrementalAlterConfigsResponseData response = new IncrementalAlterConfigsResponseData();
         for (AlterConfigsResource resource : data.resources()) {
-            ApiError error = ApiError.NONE;
-            try {
-                Acls.requireConfigs(request, broker, AclOperation.ALTER_CONFIGS, resource.resourceType(), resource.resourceName());
-                if (counts.get(resource.resourceType() + "/" + resource.resourceName()) > 1) {
-                    throw new InvalidRequestException("Each resource must appear at most once.");
-                }
+            ApiError error = alterations.alter(resource.resourceType(), resource.resourceName(), () -> {
                 List<ConfigAdminManager.AlterConfigOp> ops = new ArrayList<>();
                 for (AlterableConfig c : resource.configs()) {
                     ops.add(new ConfigAdminManager.AlterConfigOp(c.name(), c.configOperation(), c.value()));
                 }
                 configs.incrementalAlterConfigs(ConfigResource.Type.forId(resource.resourceType()), resource.resourceName(),
                         ops, data.validateOnly());
-            } catch (ApiException e) {
-                error = ApiError.fromThrowable(e);
-            }
+            });
             response.responses().add(new AlterConfigsResourceResponse().setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName()).setErrorCode(error.error().code()).setErrorMessage(KafkaRequest.fitErrorMessage(error.message())));
         }
