@@ -28,7 +28,7 @@ import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.StaleMemberEpochException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * Committed offsets, as Kafka's {@code OffsetMetadataManager}: OffsetCommit (checked against the member and generation;

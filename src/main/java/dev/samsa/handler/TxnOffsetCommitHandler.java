@@ -94,7 +94,7 @@ final class TxnOffsetCommitHandler implements ApiHandler {
                 return;
             }
             broker.groups().offsets().commitTransactional(broker.brokerId(), data.producerId(), data.producerEpoch(),
-                    data.groupId(), data.memberId(), data.groupInstanceId(), data.generationId(), commits, answer);
+                    data.groupId(), data.memberId(), data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits, answer);
         });
     }
 

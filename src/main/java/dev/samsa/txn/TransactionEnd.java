@@ -6,7 +6,7 @@ import dev.samsa.txn.TransactionCoordinator.EndResult;
 import java.util.function.Consumer;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * How a transaction ends, as Kafka's {@code TransactionCoordinator.endTransaction}: EndTxn from the client (transaction
