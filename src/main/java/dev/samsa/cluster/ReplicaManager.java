@@ -46,6 +46,7 @@ public final class ReplicaManager {
     public static final long MAX_TIMESTAMP = -3L;
     public static final long EARLIEST_LOCAL_TIMESTAMP = -4L;
     public static final long LATEST_TIERED_TIMESTAMP = -5L;
+    public static final long EARLIEST_PENDING_UPLOAD_TIMESTAMP = -6L;
     /** What DeleteRecords asks for with offset -1: everything below the high watermark (DeleteRecordsRequest.HIGH_WATERMARK). */
     public static final long DELETE_TO_HIGH_WATERMARK = -1L;
 
@@ -262,7 +263,7 @@ public final class ReplicaManager {
 
     /**
      * Kafka's fetchOffsetForTimestamp: earliest and earliest local (the log start offset: no tiered storage), latest
-     * (the last fetchable offset), latest tiered (none), max timestamp, or the first record at or after a timestamp;
+     * (the last fetchable offset), latest tiered and earliest pending upload (none), max timestamp, or the first record at or after a timestamp;
      * only records below the last fetchable offset count. That is the high watermark for READ_UNCOMMITTED and the last
      * stable offset for READ_COMMITTED. Empty when nothing answers.
      *
@@ -281,7 +282,7 @@ public final class ReplicaManager {
             found = Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), log.epochForOffset(log.logStartOffset()).orElse(-1)));
         } else if (timestamp == LATEST_TIMESTAMP) {
             found = Optional.of(new TimestampAndOffset(-1, lastFetchable, log.latestEpoch().orElse(-1)));
-        } else if (timestamp == LATEST_TIERED_TIMESTAMP) {
+        } else if (timestamp == LATEST_TIERED_TIMESTAMP || timestamp == EARLIEST_PENDING_UPLOAD_TIMESTAMP) {
             found = Optional.empty();
         } else if (timestamp == MAX_TIMESTAMP) {
             found = Optional.of(log.maxTimestamp()).filter(t -> t.offset() >= 0 && t.offset() < lastFetchable);
