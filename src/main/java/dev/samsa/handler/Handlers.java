@@ -96,7 +96,7 @@ public final class Handlers {
                 serves(new LeaveGroupHandler(), 0, 5),
                 serves(new OffsetCommitHandler(), 2, 10),
                 serves(new OffsetFetchHandler(), 1, 10),
-                serves(new TxnOffsetCommitHandler(), 0, 5),
+                serves(new TxnOffsetCommitHandler(), 0, 6),
                 serves(new DescribeGroupsHandler(), 0, 6),
                 serves(new ListGroupsHandler(), 0, 5),
                 serves(new DeleteGroupsHandler(), 0, 3),
