@@ -12,6 +12,7 @@ import dev.samsa.txn.TransactionCoordinator;
 import dev.samsa.handler.BrokerContext;
 import dev.samsa.handler.FetchSessionCache;
 import dev.samsa.handler.Handlers;
+import dev.samsa.network.FrameLimits;
 import dev.samsa.network.Listener;
 import dev.samsa.network.WallClock;
 import dev.samsa.security.ClusterSecurity;
@@ -37,7 +38,7 @@ public final class Broker {
     private final Handlers handlers;
     private final GroupCoordinator groups;
     private final TransactionCoordinator transactions;
-    private final int maxRequestBytes;
+    private final FrameLimits limits;
     private final ClusterSecurity security;
     /** One port per listener, in the cluster's listener order; the first is the broker's {@link #port()}. */
     private final List<Integer> ports;
@@ -46,14 +47,14 @@ public final class Broker {
 
     /** @param ports one per listener of {@code security}, 0 for an ephemeral one */
     Broker(int id, String name, List<Integer> ports, ClusterState state, Handlers handlers, GroupCoordinator groups,
-           TransactionCoordinator transactions, int maxRequestBytes, ClusterSecurity security) throws IOException {
+           TransactionCoordinator transactions, FrameLimits limits, ClusterSecurity security) throws IOException {
         this.id = id;
         this.name = name;
         this.state = state;
         this.handlers = handlers;
         this.groups = groups;
         this.transactions = transactions;
-        this.maxRequestBytes = maxRequestBytes;
+        this.limits = limits;
         this.security = security;
         this.listener = listen(ports);
         this.ports = listener.ports();
@@ -73,7 +74,7 @@ public final class Broker {
             for (int i = 0; i < listeners.size(); i++) {
                 ListenerSecurity l = listeners.get(i);
                 String listenerName = i == 0 ? name : name + "-" + l.listenerName().toLowerCase(java.util.Locale.ROOT);
-                bound.add(new Listener(listenerName, ports.get(i), handlers.dispatcherFor(context), maxRequestBytes,
+                bound.add(new Listener(listenerName, ports.get(i), handlers.dispatcherFor(context), limits,
                         error -> state.loop().reportUnexpected(id, error), l,
                         new WallClock(state.loop()::wallNanos, state.loop()::epochMillis)));
             }

@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A fault schedule drawn from a seed: one broker at a time, a fault of one of the chosen kinds lasting a random
@@ -27,6 +29,8 @@ import java.util.stream.Collectors;
  * }</pre>
  */
 public final class FaultSchedule {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FaultSchedule.class);
 
     /** The faults a schedule draws from. */
     public enum Kind {
@@ -88,9 +92,9 @@ public final class FaultSchedule {
                 + steps.stream().map(s -> "\n  " + s).collect(Collectors.joining());
     }
 
-    /** Prints the schedule, then runs it on {@code cluster} from now; close the run to heal what is still applied. */
+    /** Logs the schedule, then runs it on {@code cluster} from now; close the run to heal what is still applied. */
     public Run start(KafkaCluster cluster) {
-        System.out.println(this);
+        LOG.info("{}", this);
         return new Run(cluster);
     }
 

@@ -16,6 +16,7 @@ import dev.samsa.handler.Handlers;
 import dev.samsa.log.LogFileUtils;
 import dev.samsa.log.store.MappedStoreFactory;
 import dev.samsa.log.store.MappedStores;
+import dev.samsa.network.FrameLimits;
 import dev.samsa.security.ClientStores;
 import dev.samsa.security.ClusterSecurity;
 import dev.samsa.security.OAuthBearerValidator;
@@ -144,7 +145,8 @@ public final class KafkaCluster implements AutoCloseable {
                     ports.add(builder.basePort == 0 ? 0 : builder.basePort + l * builder.brokers + id - 1);
                 }
                 Broker broker = new Broker(id, name + "-broker-" + id, ports, state, handlers, groupCoordinator,
-                        transactionCoordinator, brokerConfigs.getInt("socket.request.max.bytes"), security);
+                        transactionCoordinator, new FrameLimits(brokerConfigs.getInt("socket.request.max.bytes"),
+                        brokerConfigs.getInt("sasl.server.max.receive.size")), security);
                 started.add(broker);
                 infos.add(new BrokerInfo(id, "127.0.0.1", broker.port(), builder.racks.get(id)));
                 infoConfigs.add(brokerConfigs);

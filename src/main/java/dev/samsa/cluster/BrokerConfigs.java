@@ -19,8 +19,8 @@ public final class BrokerConfigs {
             "log.flush.interval.ms");
 
     /** Configs a running broker cannot change, as Kafka reports them read-only. */
-    static final Set<String> READ_ONLY = Set.of("broker.id", "socket.request.max.bytes", "offsets.topic.num.partitions",
-            "offsets.topic.replication.factor", "transaction.state.log.num.partitions",
+    static final Set<String> READ_ONLY = Set.of("broker.id", "socket.request.max.bytes", "sasl.server.max.receive.size",
+            "offsets.topic.num.partitions", "offsets.topic.replication.factor", "transaction.state.log.num.partitions",
             "transaction.state.log.replication.factor", "log.dirs", "log.cleaner.enable");
 
     /**
@@ -59,6 +59,7 @@ public final class BrokerConfigs {
         define("log.cleaner.backoff.ms", Type.LONG, "15000");
         define("log.cleaner.enable", Type.BOOLEAN, "true");
         define("log.retention.check.interval.ms", Type.LONG, "300000");
+        define("max.request.partition.size.limit", Type.INT, "2000");
         define("num.partitions", Type.INT, "1");
         define("offsets.commit.timeout.ms", Type.INT, "5000");
         define("offsets.retention.check.interval.ms", Type.LONG, "600000");
@@ -70,7 +71,9 @@ public final class BrokerConfigs {
         DEF.define("producer.id.expiration.ms", Type.INT, 86400000, ConfigDef.Range.atLeast(1), Importance.LOW,
                 "producer.id.expiration.ms");
         define("replica.lag.time.max.ms", Type.LONG, "30000");
-        define("socket.request.max.bytes", Type.INT, "104857600");
+        define("sasl.server.max.receive.size", Type.INT, "524288");
+        DEF.define("socket.request.max.bytes", Type.INT, 104857600, ConfigDef.Range.atLeast(1), Importance.HIGH,
+                "socket.request.max.bytes");
         define("request.timeout.ms", Type.INT, "30000");
         define("transaction.abort.timed.out.transaction.cleanup.interval.ms", Type.INT, "10000");
         define("transaction.max.timeout.ms", Type.INT, "900000");

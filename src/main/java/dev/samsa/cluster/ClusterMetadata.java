@@ -432,8 +432,13 @@ public final class ClusterMetadata {
         partitions.forEach(p -> leaderChanged(p, -1, p.leader()));
     }
 
+    /** Broker {@code broker}'s log directory, absolute: its one entry of {@code log.dirs}. */
+    public Path brokerLogDir(int broker) {
+        return dataDir.resolve("broker-" + broker).toAbsolutePath();
+    }
+
     private Path logDir(Topic topic, Partition partition, int broker) {
-        return dataDir.resolve("broker-" + broker).resolve(LogFileUtils.partitionDirName(topic.name(), partition.index()));
+        return brokerLogDir(broker).resolve(LogFileUtils.partitionDirName(topic.name(), partition.index()));
     }
 
     /** Deletes what a broker that is down still keeps of a replica it no longer has; a no-op if nothing is there. */

@@ -56,6 +56,29 @@ public final class ConfigAdminManager {
         }
     }
 
+    /**
+     * The legacy AlterConfigs: the resource's dynamic configs become exactly {@code configs}, every other one deleted,
+     * as Kafka's {@code legacyAlterConfigs} replaces them; checked as the incremental way checks.
+     *
+     * @throws org.apache.kafka.common.errors.ApiException the error Kafka gives for this resource
+     */
+    public void legacyAlterConfigs(ConfigResource.Type type, String name, Map<String, String> configs, boolean validateOnly) {
+        Map<String, String> current = switch (type) {
+            case TOPIC -> {
+                Topic topic = name.isEmpty() ? null : metadata.topic(name);
+                yield topic == null ? Map.of() : topic.configs();
+            }
+            case BROKER -> name.isEmpty() ? metadata.controllerConfigs().dynamicClusterDefaults()
+                    : metadata.brokerConfigs(ConfigHelper.liveBrokerId(name, metadata, false)).dynamicBrokerConfigs();
+            default -> Map.of();
+        };
+        List<AlterConfigOp> ops = new ArrayList<>();
+        current.keySet().stream().filter(k -> !configs.containsKey(k))
+                .forEach(k -> ops.add(new AlterConfigOp(k, OpType.DELETE.id(), null)));
+        configs.forEach((k, v) -> ops.add(new AlterConfigOp(k, OpType.SET.id(), v)));
+        incrementalAlterConfigs(type, name, ops, validateOnly);
+    }
+
     /** @throws InvalidRequestException for a config named twice, an unknown operation or a null value to set */
     private static void throwIfMalformed(List<AlterConfigOp> ops) {
         Set<String> names = new HashSet<>();

@@ -236,6 +236,23 @@ public final class Partition {
         return logs.get(brokerId);
     }
 
+    /** Whether {@code brokerId} hosts a replica whose log is open (its broker is up). */
+    public boolean hostsLog(int brokerId) {
+        return logs.containsKey(brokerId);
+    }
+
+    /**
+     * What DescribeLogDirs reports of the replica on {@code brokerId}, whose log must be open: the bytes of its segments,
+     * and its offset lag, the high watermark it knows less its log end offset, at least 0 (Kafka's getLogEndOffsetLag).
+     */
+    public long logSizeInBytes(int brokerId) {
+        return logs.get(brokerId).sizeInBytes();
+    }
+
+    public long offsetLag(int brokerId) {
+        return Math.max(highWatermarkSeenBy(brokerId) - logs.get(brokerId).logEndOffset(), 0);
+    }
+
     /** Replicas whose broker is down (no log attached), in replica order: Metadata's offline replicas. */
     public List<Integer> offlineReplicas() {
         return replicas().stream().filter(r -> !logs.containsKey(r)).toList();

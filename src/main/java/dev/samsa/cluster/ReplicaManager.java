@@ -6,6 +6,7 @@ import dev.samsa.event.StaleLeaderAppend;
 import dev.samsa.log.EpochEndOffset;
 import dev.samsa.log.LogAppendInfo;
 import dev.samsa.log.PartitionLog;
+import dev.samsa.log.RecordValidationException;
 import dev.samsa.log.TimestampAndOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -121,14 +122,20 @@ public final class ReplicaManager {
      * Validates and appends a producer's records to the leader's log, then moves the high watermark.
      *
      * @throws org.apache.kafka.common.errors.ApiException the error Kafka gives for this partition
+     * @throws RecordErrorsException if the log refused records one by one (KIP-467's record errors)
      */
     public LogAppendResult appendAsLeader(int brokerId, TopicPartition tp, MemoryRecords records, short acks) {
         Partition partition = leaderPartition(brokerId, tp);
         if (acks == -1) {
             throwIfIsrTooSmall(partition, brokerId);
         }
-        return appendToLeaderLog(partition, brokerId,
-                log -> log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs()));
+        return appendToLeaderLog(partition, brokerId, log -> {
+            try {
+                return log.appendAsLeader(records, partition.leaderEpochSeenBy(brokerId), cluster.nowMs());
+            } catch (RecordValidationException e) {
+                throw new RecordErrorsException(e, log.logStartOffset());
+            }
+        });
     }
 
     private void throwIfIsrTooSmall(Partition partition, int brokerId) {

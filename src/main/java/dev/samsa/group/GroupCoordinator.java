@@ -80,7 +80,7 @@ public final class GroupCoordinator {
         ClassicProtocolMembers classicMembers = new ClassicProtocolMembers(context, consumer);
         this.classicRequests = new ClassicProtocolRequests(cluster, context, classic, consumer, classicMembers);
         this.consumerRequests = new ConsumerProtocolRequests(cluster, context, classic, consumer, classicMembers);
-        this.offsets = new OffsetStore(context);
+        this.offsets = new OffsetStore(context, classic.liveness());
         cluster.replicaManager().addTxnMarkerListener(this::onTxnMarker);
     }
 

@@ -6,6 +6,7 @@ import dev.samsa.event.GroupCreated;
 import dev.samsa.event.OffsetsExpired;
 import dev.samsa.event.OffsetsExpiryFailed;
 import dev.samsa.group.classic.ClassicGroup;
+import dev.samsa.group.classic.ClassicGroupLiveness;
 import dev.samsa.group.modern.consumer.ConsumerGroup;
 import dev.samsa.group.modern.consumer.ConsumerGroupState;
 import dev.samsa.group.classic.ClassicGroupState;
@@ -51,9 +52,11 @@ public final class OffsetStore {
     public static final short TXN_OFFSET_COMMIT_MEMBER_EPOCH_VERSION = 6;
 
     private final GroupCoordinatorContext context;
+    private final ClassicGroupLiveness classicLiveness;
 
-    OffsetStore(GroupCoordinatorContext context) {
+    OffsetStore(GroupCoordinatorContext context, ClassicGroupLiveness classicLiveness) {
         this.context = context;
+        this.classicLiveness = classicLiveness;
     }
 
     static String cleanupKey(int partition) {
@@ -63,12 +66,14 @@ public final class OffsetStore {
     /**
      * Validates the committer and appends the offsets, which apply once replicated; returns the write to answer after
      * (registered after this one, the answer sees them applied), null when there was nothing to write (per-partition errors are the caller's, e.g. an unknown topic).
+     * A commit from a member of a Stable or PreparingRebalance classic group maintains its session, as a Heartbeat does
+     * (Kafka's {@code OffsetMetadataManager.commitOffset}).
      *
      * @throws ApiException UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID, REBALANCE_IN_PROGRESS,
      *         GROUP_ID_NOT_FOUND (v9+), COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, as Kafka answers
      */
     public CoordinatorRuntime.Write commit(int brokerId, short version, String groupId, String memberId, String instanceId, int generation,
-                       Map<TopicPartition, CommittedOffset> commits) {
+                       Map<TopicPartition, CommittedOffset> commits, String clientAddress) {
         GroupCoordinatorShard shard = context.shardFor(brokerId, groupId);
         ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
         if (consumerGroup != null) {
@@ -86,6 +91,7 @@ public final class OffsetStore {
         }
         if (consumerGroup == null) {
             throwIfCommitIsInvalid(group, memberId, instanceId, generation, false);
+            classicLiveness.offsetCommitted(group, memberId, clientAddress);
         }
         List<SimpleRecord> records = new ArrayList<>();
         long now = context.cluster().nowMs();

@@ -78,7 +78,7 @@ final class OffsetCommitHandler implements ApiHandler {
         CoordinatorRuntime.Write write;
         try {
             write = broker.groups().offsets().commit(broker.brokerId(), request.version(), data.groupId(), data.memberId(),
-                    data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits);
+                    data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits, request.clientAddress());
         } catch (ApiException e) {
             short code = Errors.forException(e).code();
             results.values().forEach(rp -> rp.setErrorCode(code));

@@ -27,7 +27,7 @@ final class ProduceChecks {
 
     /**
      * The partition {@code pd} writes to, after the checks in Kafka's order: acks, WRITE on the topic, an unknown topic
-     * (by id from v13), an internal topic, null records, kafka-clients' version checks.
+     * (by id from v13), an internal topic, kafka-clients' version checks.
      *
      * @throws ApiException the partition's error
      */
@@ -51,12 +51,37 @@ final class ProduceChecks {
             throw new InvalidTopicException("Cannot append to internal topic " + name);
         }
         TopicPartition tp = new TopicPartition(name, pd.index());
-        if (pd.records() == null) {
-            // Kafka's append meets null records with a NullPointerException: UNKNOWN_SERVER_ERROR.
-            throw new UnknownServerException("Produce request to " + tp + " has null records");
+        // Null records get this far only for a partition Kafka does not know (nullRecordsToAppend took the others): the
+        // append answers UNKNOWN_TOPIC_OR_PARTITION before it reads them.
+        if (pd.records() != null) {
+            validateRecords(request.version(), pd.records(), tp);
         }
-        validateRecords(request.version(), pd.records(), tp);
         return tp;
+    }
+
+    /**
+     * The first partition that Kafka would hand to its append (WRITE on the topic, the partition known) and that carries
+     * null records, or null. Kafka 4.4's KafkaApis lets null records through its checks; ReplicaManager's
+     * {@code handleProduceAppend} then reads the batches of every partition before appending any, meets a
+     * NullPointerException, and building the error answer meets another ({@code ProduceRequest.getErrorResponse} sums
+     * the partitions' sizes). The request handler only logs it: the request is never answered, nothing of it is
+     * appended, and the client waits out its request timeout. With acks=0 there is no error answer to build, and the
+     * connection is closed.
+     */
+    static TopicPartition nullRecordsToAppend(KafkaRequest request, BrokerContext broker) {
+        for (ProduceRequestData.TopicProduceData topicData : request.<ProduceRequestData>data().topicData()) {
+            String name = topicName(topicData, broker);
+            if (name == null || !broker.authorized(request, AclOperation.WRITE, ResourceType.TOPIC, name)) {
+                continue;
+            }
+            for (ProduceRequestData.PartitionProduceData pd : topicData.partitionData()) {
+                TopicPartition tp = new TopicPartition(name, pd.index());
+                if (pd.records() == null && broker.cluster().metadata().partition(tp) != null) {
+                    return tp;
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether the request holds transactional batches; batches that cannot even be walked are left to the per-partition checks, which answer for them. */

@@ -2,6 +2,7 @@ package dev.samsa.handler;
 
 import dev.samsa.cluster.LogAppendResult;
 import dev.samsa.cluster.ProduceHistory;
+import dev.samsa.cluster.RecordErrorsException;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,22 +13,30 @@ import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.ProduceResponseData.BatchIndexAndErrorMessage;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.resource.ResourceType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Produce v3-13 (v13 names topics by id). acks=0 gets no answer (an error closes the connection, as Kafka signals
  * it); acks=1 answers after the leader's append; acks=-1 is parked until the high watermark passes every appended
  * batch, or answers REQUEST_TIMED_OUT after timeoutMs. Records are validated by the log (magic v2, CRC, counts,
- * max.message.bytes, idempotent sequences). Transactional batches without a transactional id get
+ * max.message.bytes, idempotent sequences); a batch refused record by record names each refused record (v8+ record_errors,
+ * KIP-467). Transactional batches without a transactional id get
  * TRANSACTIONAL_ID_AUTHORIZATION_FAILED; the checks of each partition are {@link ProduceChecks}. Transactional batches
  * are first verified with (or, from v12, added to) the producer's transaction: {@link ProduceTransactionVerification}.
+ * Null records in a partition Kafka would append to leave the request unanswered, as Kafka 4.4 leaves it
+ * ({@link ProduceChecks#nullRecordsToAppend}).
  */
 final class ProduceHandler implements ApiHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProduceHandler.class);
 
     @Override
     public ApiKeys apiKey() {
@@ -49,6 +58,16 @@ final class ProduceHandler implements ApiHandler {
                 request.closeConnection("acks=0 produce of transactional records without a transactional id");
             } else {
                 request.respondWithError(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            }
+            return;
+        }
+        TopicPartition nullRecords = ProduceChecks.nullRecordsToAppend(request, broker);
+        if (nullRecords != null) {
+            if (acks == 0) {
+                request.closeConnection("acks=0 produce with null records for " + nullRecords);
+            } else {
+                log.warn("{} has null records for {}: left unanswered, as Kafka 4.4 leaves it (its append and its error"
+                        + " answer both fail on them); the client waits out its request timeout", request, nullRecords);
             }
             return;
         }
@@ -84,6 +103,8 @@ final class ProduceHandler implements ApiHandler {
                     pr.setBaseOffset(info.firstOffset()).setLogAppendTimeMs(info.logAppendTime()).setLogStartOffset(info.logStartOffset());
                     results.put(tp, pr);
                     waitFor.put(tp, info.lastOffset() + 1);
+                } catch (RecordErrorsException e) {
+                    answerRecordErrors(pr, e);
                 } catch (ApiException e) {
                     pr.setErrorCode(Errors.forException(e).code()).setErrorMessage(KafkaRequest.fitErrorMessage(e.getMessage()));
                 }
@@ -107,5 +128,19 @@ final class ProduceHandler implements ApiHandler {
         }
         broker.cluster().purgatory().tryCompleteElseWatch(
                 new DelayedProduce(request, response, waitFor, results, appended, broker), waitFor.keySet(), data.timeoutMs(), "produce");
+    }
+
+    /**
+     * KIP-467 as Kafka's ReplicaManager and ProduceResponse answer a batch refused record by record: each record's batch
+     * index and reason, the partition error's message, and the log start offset (v8+ carry the first two). The messages
+     * go uncut: Kafka builds them from a topic name and at most three reasons, well within the field.
+     */
+    private static void answerRecordErrors(PartitionProduceResponse pr, RecordErrorsException e) {
+        pr.setErrorCode(Errors.forException(e.error()).code()).setErrorMessage(e.error().getMessage())
+                .setLogStartOffset(e.logStartOffset());
+        for (RecordErrorsException.RecordError error : e.recordErrors()) {
+            pr.recordErrors().add(new BatchIndexAndErrorMessage().setBatchIndex(error.batchIndex())
+                    .setBatchIndexErrorMessage(error.message()));
+        }
     }
 }

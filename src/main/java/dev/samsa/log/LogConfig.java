@@ -63,11 +63,6 @@ public record LogConfig(
                 indexIntervalBytes, compact, messageTimestampBeforeMaxMs, messageTimestampAfterMaxMs);
     }
 
-    public LogConfig withFlushMs(long value) {
-        return new LogConfig(segmentBytes, segmentMs, maxMessageBytes, timestampType, flushMessages, value,
-                indexIntervalBytes, compact, messageTimestampBeforeMaxMs, messageTimestampAfterMaxMs);
-    }
-
     public LogConfig withIndexIntervalBytes(int value) {
         return new LogConfig(segmentBytes, segmentMs, maxMessageBytes, timestampType, flushMessages, flushMs,
                 value, compact, messageTimestampBeforeMaxMs, messageTimestampAfterMaxMs);

@@ -22,7 +22,8 @@ import org.apache.kafka.common.utils.internals.CloseableIterator;
 /**
  * The checks Kafka's {@code UnifiedLog.analyzeAndValidateRecords} and {@code LogValidator} make
  * on records a client produces, before any offset is assigned. Each failure is the exception
- * Kafka answers with, so the client sees the same error code.
+ * Kafka answers with, so the client sees the same error code; the checks Kafka makes record by
+ * record name every refused record ({@link RecordValidationException}).
  */
 final class LogValidator {
 
@@ -42,11 +43,13 @@ final class LogValidator {
      *
      * @throws InvalidRecordException if a batch is not magic v2, is a control batch, has no records, has
      *         a count or offset deltas that disagree with its header, a producer id without a sequence,
-     *         or a record without a key on a compacted topic, or a base offset other than 0
+     *         or a base offset other than 0
+     * @throws RecordValidationException if records of a batch are refused one by one, as Kafka names them: a record
+     *         without a key on a compacted topic, a create time further from now than the topic allows, a batch the
+     *         producer marked LogAppendTime
      * @throws CorruptRecordException if a CRC does not match or there is no whole batch
      * @throws RecordTooLargeException if a batch is larger than {@code max.message.bytes}
      * @throws RecordBatchTooLargeException if a batch is larger than {@code segment.bytes}
-     * @throws InvalidTimestampException if a create time is further from now than the topic allows
      */
     static ValidRecords throwIfInvalid(MemoryRecords records, LogConfig config, long nowMs, String partition) {
         List<ValidBatch> valid = new ArrayList<>();
@@ -60,7 +63,7 @@ final class LogValidator {
                 validBytes += batch.sizeInBytes();
                 recordCount += batch.countOrNull();
             }
-        } catch (ApiException e) {
+        } catch (ApiException | RecordValidationException e) {
             throw e;
         } catch (RuntimeException e) {
             // kafka-clients' readers meet the client's bytes with plain exceptions (an unknown compression id, a
@@ -97,26 +100,47 @@ final class LogValidator {
         } catch (CorruptRecordException e) {
             throw new CorruptRecordException("Record batch sent to " + partition + " is corrupt: " + e.getMessage(), e);
         }
-        if (batch.isControlBatch()) {
-            throw new InvalidRecordException("Clients may not send control batches, but one was sent to " + partition + ".");
+        // Kafka's LogValidator.validateBatch, in its order and words: these refuse the batch, not single records.
+        long countFromOffsets = batch.lastOffset() - batch.baseOffset() + 1;
+        if (countFromOffsets <= 0) {
+            throw new InvalidRecordException("Batch has an invalid offset range: [" + batch.baseOffset() + ", "
+                    + batch.lastOffset() + "] in topic partition " + partition);
         }
         Integer count = batch.countOrNull();
-        if (count == null || count <= 0 || count != batch.lastOffset() - batch.baseOffset() + 1) {
-            throw new InvalidRecordException("Record batch sent to " + partition + " has " + count
-                    + " records but its last offset delta is " + (batch.lastOffset() - batch.baseOffset())
-                    + "; the record count must be the last offset delta + 1.");
+        if (count == null || count <= 0) {
+            throw new InvalidRecordException("Invalid reported count for record batch: " + count
+                    + " in topic partition " + partition);
+        }
+        if (countFromOffsets != count) {
+            throw new InvalidRecordException("Inconsistent batch offset range [" + batch.baseOffset() + ", "
+                    + batch.lastOffset() + "] and count of records " + count + " in topic partition " + partition);
+        }
+        if (batch.isControlBatch()) {
+            throw new InvalidRecordException("Clients are not allowed to write control records in topic partition " + partition);
         }
         if (batch.hasProducerId() && batch.baseSequence() < 0) {
             throw new InvalidRecordException("Invalid sequence number " + batch.baseSequence()
-                    + " in record batch with producerId " + batch.producerId() + " sent to " + partition + ".");
+                    + " in record batch with producerId " + batch.producerId() + " in topic partition " + partition);
         }
     }
 
-    /** @return the largest record timestamp, the batch's maximum for Kafka */
+    /**
+     * Kafka's per-record checks (its {@code LogValidator.validateRecord}): on a compacted topic a record needs a key;
+     * otherwise a CreateTime record's timestamp (-1 exempt) must lie within {@code message.timestamp.before.max.ms}
+     * before and {@code message.timestamp.after.max.ms} after now, and a producer may not mark a batch LogAppendTime.
+     * Every refused record of the batch is named, then the batch is refused as a whole.
+     *
+     * @return the largest record timestamp, the batch's maximum for Kafka
+     * @throws RecordValidationException if any record is refused
+     */
     private static long throwIfInvalidRecords(MutableRecordBatch batch, LogConfig config, long nowMs, String partition) {
         long maxTimestamp = RecordBatch.NO_TIMESTAMP;
         int expectedDelta = 0;
-        try (CloseableIterator<Record> records = batch.streamingIterator(BufferSupplier.NO_CACHING)) {
+        List<ApiRecordError> recordErrors = new ArrayList<>(0);
+        // As Kafka's in-place validation: a compressed batch is read without copying out keys and values.
+        try (CloseableIterator<Record> records = batch.isCompressed()
+                ? batch.skipKeyValueIterator(BufferSupplier.NO_CACHING)
+                : batch.streamingIterator(BufferSupplier.NO_CACHING)) {
             while (records.hasNext()) {
                 Record record = records.next();
                 if (record.offset() != batch.baseOffset() + expectedDelta) {
@@ -124,12 +148,9 @@ final class LogValidator {
                             + " has offset delta " + (record.offset() - batch.baseOffset())
                             + "; inner offset deltas must be consecutive from 0.");
                 }
-                if (config.compact() && !record.hasKey()) {
-                    throw new InvalidRecordException("Compacted topic cannot accept message without key in topic"
-                            + " partition " + partition + ".");
-                }
-                if (config.timestampType() == TimestampType.CREATE_TIME) {
-                    throwIfTimestampOutOfRange(record, config, nowMs, partition);
+                ApiRecordError error = validateRecord(batch, record, expectedDelta, config, nowMs, partition);
+                if (error != null) {
+                    recordErrors.add(error);
                 }
                 maxTimestamp = Math.max(maxTimestamp, record.timestamp());
                 expectedDelta++;
@@ -145,26 +166,53 @@ final class LogValidator {
             throw new InvalidRecordException("Record batch sent to " + partition + " declares " + batch.countOrNull()
                     + " records but holds " + expectedDelta + ".");
         }
+        throwIfRecordErrors(recordErrors);
         return maxTimestamp;
     }
 
-    private static void throwIfTimestampOutOfRange(Record record, LogConfig config, long nowMs, String partition) {
-        long earliest = saturatedSubtract(nowMs, config.messageTimestampBeforeMaxMs());
-        long latest = saturatedAdd(nowMs, config.messageTimestampAfterMaxMs());
-        if (record.timestamp() < earliest || record.timestamp() > latest) {
-            throw new InvalidTimestampException("Timestamp " + record.timestamp() + " of message with offset "
-                    + record.offset() + " sent to " + partition + " is out of range. The timestamp should be within ["
-                    + earliest + ", " + latest + "].");
+    /** A refused record and whether it calls for INVALID_TIMESTAMP (Kafka's ApiRecordError), else INVALID_RECORD. */
+    private record ApiRecordError(boolean invalidTimestamp, RecordValidationException.RecordError recordError) {
+    }
+
+    /** @return the record's error, or null if it passes; one error per record, the key's first */
+    private static ApiRecordError validateRecord(RecordBatch batch, Record record, int batchIndex, LogConfig config,
+                                                 long nowMs, String partition) {
+        if (config.compact() && !record.hasKey()) {
+            return new ApiRecordError(false, new RecordValidationException.RecordError(batchIndex,
+                    "Compacted topic cannot accept message without key in topic partition " + partition));
         }
+        if (config.timestampType() == TimestampType.CREATE_TIME && record.timestamp() != RecordBatch.NO_TIMESTAMP) {
+            // Kafka's arithmetic exactly, overflow included, in the check and in the message.
+            long before = config.messageTimestampBeforeMaxMs();
+            long after = config.messageTimestampAfterMaxMs();
+            long timestampDiff = nowMs - record.timestamp();
+            if (timestampDiff > before || -1 * timestampDiff > after) {
+                return new ApiRecordError(true, new RecordValidationException.RecordError(batchIndex,
+                        "Timestamp " + record.timestamp() + " of message with offset " + record.offset()
+                                + " is out of range. The timestamp should be within [" + (nowMs - before) + ", "
+                                + (nowMs + after) + "]"));
+            }
+        } else if (batch.timestampType() == TimestampType.LOG_APPEND_TIME) {
+            return new ApiRecordError(true, new RecordValidationException.RecordError(batchIndex,
+                    "Invalid timestamp type in message " + record + ". Producer should not set timestamp "
+                            + "type to LogAppendTime."));
+        }
+        return null;
     }
 
-    private static long saturatedSubtract(long a, long b) {
-        long result = a - b;
-        return ((a ^ b) & (a ^ result)) < 0 ? Long.MIN_VALUE : result;
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long result = a + b;
-        return ((a ^ result) & (b ^ result)) < 0 ? Long.MAX_VALUE : result;
+    /** Kafka's {@code processRecordErrors}: one invalid timestamp makes the partition's error INVALID_TIMESTAMP. */
+    private static void throwIfRecordErrors(List<ApiRecordError> recordErrors) {
+        if (recordErrors.isEmpty()) {
+            return;
+        }
+        List<RecordValidationException.RecordError> errors = recordErrors.stream().map(ApiRecordError::recordError).toList();
+        if (recordErrors.stream().anyMatch(ApiRecordError::invalidTimestamp)) {
+            throw new RecordValidationException(new InvalidTimestampException(
+                    "One or more records have been rejected due to invalid timestamp"), errors);
+        }
+        throw new RecordValidationException(new InvalidRecordException(
+                "One or more records have been rejected due to " + errors.size() + " record errors in total, and only"
+                        + " showing the first three errors at most: " + errors.subList(0, Math.min(errors.size(), 3))),
+                errors);
     }
 }

@@ -83,10 +83,11 @@ public final class PartitionLog implements AutoCloseable {
      * result carries the offsets of the first append and {@code duplicate = true}.
      *
      * @throws InvalidRecordException if a batch breaks a rule of {@link LogValidator}
+     * @throws RecordValidationException if records are refused one by one: no key on a compacted topic, a
+     *         timestamp out of the allowed range, a batch marked LogAppendTime by the producer
      * @throws CorruptRecordException if a batch fails its CRC or the records hold no whole batch
      * @throws org.apache.kafka.common.errors.RecordTooLargeException if a batch exceeds max.message.bytes
      *         ({@code RecordBatchTooLargeException} if it exceeds segment.bytes)
-     * @throws org.apache.kafka.common.errors.InvalidTimestampException if a timestamp is out of the allowed range
      * @throws org.apache.kafka.common.errors.InvalidProducerEpochException if the producer was fenced
      * @throws org.apache.kafka.common.errors.OutOfOrderSequenceException on a sequence gap
      */
@@ -387,6 +388,11 @@ public final class PartitionLog implements AutoCloseable {
 
     public long logStartOffset() {
         return logStartOffset;
+    }
+
+    /** The bytes of its segments, as Kafka's {@code UnifiedLog.size}: what DescribeLogDirs reports. */
+    public long sizeInBytes() {
+        return local.segments().sizeInBytes();
     }
 
     public long logEndOffset() {

@@ -31,7 +31,13 @@ import org.slf4j.LoggerFactory;
  * strictly in request order, however late each answer is completed on the cluster loop, each on a pooled thread
  * ({@link ConnectionThreads}). Fetched records go from the segment's mapping to the socket without a copy
  * ({@link ResponseSink}); every answer lets go of them once written or dropped. Anything wrong with the bytes closes
- * this connection only, with one log line naming the client and the reason.
+ * this connection only, with one log line at WARN naming the client and the reason (Kafka logs every bad frame, at
+ * WARN or ERROR with a stack trace; here anything more about the same connection goes to DEBUG, so a misbehaving
+ * client cannot fill the test's log). A client that goes away, even inside a frame, is logged at DEBUG, as Kafka's
+ * Selector logs a disconnection.
+ *
+ * <p>A frame's size is checked against {@link FrameLimits} before a byte of it is read, and its bytes go into an
+ * array that grows as they arrive: a client's declared size alone never costs the JVM memory.
  *
  * <p>Neither thread dies of an unexpected failure (a bug, or a {@link LinkageError} from a broken classpath): a
  * request that can still be answered gets UNKNOWN_SERVER_ERROR, otherwise the connection is closed, so the client
@@ -61,16 +67,24 @@ final class Connection implements KafkaRequest.Responder {
     /** Enough for a burst of small requests in one read; larger frames are read straight into their own array. */
     static final int READ_BUFFER_BYTES = 64 * 1024;
 
+    /**
+     * A frame's first array holds at most this much; it doubles each time it is full and more is to come, up to the
+     * frame's size, so a frame costs at most twice the bytes that have arrived.
+     */
+    static final int FIRST_FRAME_CHUNK_BYTES = 64 * 1024;
+
     private final Socket socket;
     private final String name;
     private final String clientAddress;
     private final RequestDispatcher dispatcher;
-    private final int maxRequestBytes;
+    private final FrameLimits limits;
     private final Runnable onClose;
     private final java.util.function.Consumer<Throwable> onUnexpected;
     private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
     private final java.util.Map<KafkaRequest, CompletableFuture<Outcome>> pending = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
+    /** Set by the first WARN about this client: later lines about the same connection go to DEBUG. */
+    private final java.util.concurrent.atomic.AtomicBoolean warned = new java.util.concurrent.atomic.AtomicBoolean();
     /** Set once the writer stopped: from then on, answers completed late release their record bytes themselves. */
     private volatile boolean writerDone;
     private final ListenerSecurity security;
@@ -79,7 +93,7 @@ final class Connection implements KafkaRequest.Responder {
     private final LongSupplier wallNanos;
     private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
 
-    Connection(Socket socket, String name, RequestDispatcher dispatcher, int maxRequestBytes, Runnable onClose,
+    Connection(Socket socket, String name, RequestDispatcher dispatcher, FrameLimits limits, Runnable onClose,
                java.util.function.Consumer<Throwable> onUnexpected, ListenerSecurity security, WallClock wall) {
         this.onUnexpected = onUnexpected;
         this.security = security;
@@ -89,7 +103,7 @@ final class Connection implements KafkaRequest.Responder {
         this.name = name;
         this.clientAddress = socket.getRemoteSocketAddress().toString();
         this.dispatcher = dispatcher;
-        this.maxRequestBytes = maxRequestBytes;
+        this.limits = limits;
         this.onClose = onClose;
     }
 
@@ -120,17 +134,14 @@ final class Connection implements KafkaRequest.Responder {
                     byPeer = true;
                     break;
                 }
-                if (size < 0 || size > maxRequestBytes) {
-                    reject("frame of " + size + " bytes, larger than socket.request.max.bytes=" + maxRequestBytes
-                            + " or negative", null);
+                if (!sizeAccepted(size)) {
                     return;
                 }
-                byte[] frame = new byte[size];
-                try {
-                    in.readFully(frame);
-                } catch (EOFException e) {
-                    reject("connection ended inside a frame of " + size + " bytes", null);
-                    return;
+                byte[] frame = readFrame(in, size);
+                if (frame == null) {
+                    log.debug("Connection {} from {} ended inside a frame of {} bytes", name, clientAddress, size);
+                    byPeer = true;
+                    break;
                 }
                 if (authenticator != null && authenticator.expectsRawToken()) {
                     if (!rawSaslToken(frame)) {
@@ -153,6 +164,54 @@ final class Connection implements KafkaRequest.Responder {
         if (byPeer && wasOpen) {
             // The client closed it (or its process died): proof that it stopped talking, which group liveness uses.
             dispatcher.connectionClosed(clientAddress);
+        }
+    }
+
+    /**
+     * Whether a frame of {@code size} bytes may be read; if not, the connection closes as Kafka closes it: a request
+     * over socket.request.max.bytes is an InvalidReceiveException (Kafka's Selector: "Unexpected error from ...;
+     * closing connection", at WARN), and on a SASL listener before authentication completes a frame over
+     * sasl.server.max.receive.size fails the authentication (SaslServerAuthenticator, logged at INFO as a failed
+     * authentication).
+     */
+    private boolean sizeAccepted(int size) {
+        boolean authenticating = authenticator != null && authenticator.authenticating();
+        String refusal = limits.refusal(size, authenticating);
+        if (refusal == null) {
+            return true;
+        }
+        if (authenticating) {
+            String message = "Failing SASL authentication due to invalid receive size";
+            log.info("Failed authentication with {} on {} ({}: {}, sasl.server.max.receive.size)", clientAddress, name,
+                    message, refusal);
+            reportFailure(authenticator.failure(message));
+            close();
+        } else {
+            reject("Unexpected error: " + refusal + ", socket.request.max.bytes", null);
+        }
+        return false;
+    }
+
+    /**
+     * The {@code size} bytes of a frame, in an array that starts at {@link #FIRST_FRAME_CHUNK_BYTES} at most and
+     * doubles only once full, so memory follows the bytes that came rather than the size the client declared.
+     *
+     * @return null when the stream ends inside the frame
+     */
+    static byte[] readFrame(DataInputStream in, int size) throws IOException {
+        byte[] frame = new byte[Math.min(size, FIRST_FRAME_CHUNK_BYTES)];
+        int filled = 0;
+        while (true) {
+            try {
+                in.readFully(frame, filled, frame.length - filled);
+            } catch (EOFException e) {
+                return null;
+            }
+            filled = frame.length;
+            if (filled == size) {
+                return frame;
+            }
+            frame = java.util.Arrays.copyOf(frame, (int) Math.min(size, 2L * filled));
         }
     }
 
@@ -275,9 +334,17 @@ final class Connection implements KafkaRequest.Responder {
     }
 
     private void reject(String reason, RequestHeader header) {
-        String client = header == null ? clientAddress : "client '" + header.clientId() + "' at " + clientAddress;
-        log.warn("Closing connection from {}: {}", client, reason);
+        logClosing(header == null ? clientAddress : "client '" + header.clientId() + "' at " + clientAddress, reason);
         close();
+    }
+
+    /** The first line about what this client did wrong goes to WARN, the rest to DEBUG. */
+    private void logClosing(String client, String reason) {
+        if (warned.compareAndSet(false, true)) {
+            log.warn("Closing connection from {}: {}", client, reason);
+        } else {
+            log.debug("Closing connection from {}: {}", client, reason);
+        }
     }
 
     private void writeLoop() {
@@ -313,7 +380,7 @@ final class Connection implements KafkaRequest.Responder {
                 if (outcome.closeReason != null) {
                     // An answer that ends the connection (a failed authentication) goes out first, as Kafka sends it.
                     out.flush();
-                    log.warn("Closing connection from {}: {}", outcome.request.describeClient(), outcome.closeReason);
+                    logClosing(outcome.request.describeClient(), outcome.closeReason);
                     break;
                 }
             }
@@ -351,8 +418,8 @@ final class Connection implements KafkaRequest.Responder {
                     send = RequestCodec.responseSend(request.header(), request.body().version(),
                             request.body().getErrorResponse(0, e).data());
                 } catch (Throwable again) {
-                    log.warn("Closing connection from {}: no error answer to {} could be encoded either: {}",
-                            request.describeClient(), request, again.toString());
+                    logClosing(request.describeClient(), "no error answer to " + request + " could be encoded either: "
+                            + again);
                     return false;
                 }
             }

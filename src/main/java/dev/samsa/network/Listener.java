@@ -41,7 +41,7 @@ public final class Listener implements AutoCloseable {
     private final ServerSocket server;
     private final String name;
     private final RequestDispatcher dispatcher;
-    private final int maxRequestBytes;
+    private final FrameLimits limits;
     static final long MAX_BACKOFF_MS = 1_000;
     static final long LOG_INTERVAL_MS = 10_000;
 
@@ -73,14 +73,14 @@ public final class Listener implements AutoCloseable {
      *
      * @throws IOException naming the port when it cannot be bound
      */
-    public Listener(String name, int port, RequestDispatcher dispatcher, int maxRequestBytes,
+    public Listener(String name, int port, RequestDispatcher dispatcher, FrameLimits limits,
                     Consumer<Throwable> onUnexpected, ListenerSecurity security, WallClock wall) throws IOException {
         this.name = name;
         this.wall = wall;
         this.security = security;
         this.onUnexpected = onUnexpected;
         this.dispatcher = dispatcher;
-        this.maxRequestBytes = maxRequestBytes;
+        this.limits = limits;
         // A channel's sockets, so that fetched records can be written to them in place (ResponseSink).
         ServerSocketChannel socket = ServerSocketChannel.open();
         try {
@@ -168,7 +168,7 @@ public final class Listener implements AutoCloseable {
             }
             socket.setTcpNoDelay(true);
             String connectionName = name + "-conn-" + connectionIds.incrementAndGet();
-            Connection connection = new Connection(socket, connectionName, dispatcher, maxRequestBytes,
+            Connection connection = new Connection(socket, connectionName, dispatcher, limits,
                     () -> connections.remove(holder[0]), onUnexpected, security, wall);
             holder[0] = connection;
             connections.add(connection);

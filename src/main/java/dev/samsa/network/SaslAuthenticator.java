@@ -137,6 +137,14 @@ final class SaslAuthenticator {
         return saslToken(request.data(), request.version(), nowNanos);
     }
 
+    /**
+     * Whether the client has yet to complete its authentication, or is re-authenticating: until then Kafka's
+     * SaslServerAuthenticator reads every frame itself, bounded by sasl.server.max.receive.size.
+     */
+    boolean authenticating() {
+        return state != State.COMPLETE;
+    }
+
     boolean expectsRawToken() {
         return rawTokens && state == State.AUTHENTICATE;
     }
@@ -234,7 +242,8 @@ final class SaslAuthenticator {
                 .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(message), message, failure(message));
     }
 
-    private Failure failure(String message) {
+    /** A failure with {@code message}, naming the mechanism and who the client claimed to be, once known. */
+    Failure failure(String message) {
         String who = reauthenticating ? principal.toString()
                 : claimedUser == null ? null : new KafkaPrincipal(KafkaPrincipal.USER_TYPE, claimedUser).toString();
         return new Failure(mechanism, who, message);

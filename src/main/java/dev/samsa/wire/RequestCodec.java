@@ -60,7 +60,7 @@ public final class RequestCodec {
         try {
             return AbstractRequest.parseRequest(header.apiKey(), header.apiVersion(), new ByteBufferAccessor(frame)).request;
         } catch (RuntimeException e) {
-            throw new InvalidRequestException("Malformed " + header.apiKey() + " v" + header.apiVersion() + " body: " + e.getMessage(), e);
+            throw new InvalidRequestException("Malformed " + header.apiKey() + " v" + header.apiVersion() + " body: " + e, e);
         }
     }
 

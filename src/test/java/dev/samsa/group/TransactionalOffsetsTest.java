@@ -72,7 +72,7 @@ class TransactionalOffsetsTest {
         cluster.run(() -> {
             Map<TopicPartition, CommittedOffset> commits = new LinkedHashMap<>();
             offsets.forEach((tp, o) -> commits.put(tp, new CommittedOffset(o, -1, "", cluster.state.nowMs())));
-            coordinator.whenReplicated(coordinator.offsets().commit(leader(), (short) 9, GROUP, "", null, -1, commits), answer::set);
+            coordinator.whenReplicated(coordinator.offsets().commit(leader(), (short) 9, GROUP, "", null, -1, commits, "admin"), answer::set);
         });
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> answer.get() != null);
         assertThat(answer.get()).isEqualTo(Errors.NONE);

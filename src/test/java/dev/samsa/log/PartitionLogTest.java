@@ -25,6 +25,7 @@ import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
@@ -297,12 +298,21 @@ class PartitionLogTest {
     }
 
     @Test
-    void shouldRejectARecordWithoutKeyOnACompactedTopic() throws IOException {
+    void shouldNameEveryRecordWithoutKeyOnACompactedTopicAndAppendNothing() throws IOException {
         open(LogConfigs.defaults().withCompact(true));
-        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(NOW, null, "v".getBytes()));
+        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(NOW, "k".getBytes(), "a".getBytes()),
+                new SimpleRecord(NOW, null, "b".getBytes()), new SimpleRecord(NOW, "k".getBytes(), "c".getBytes()),
+                new SimpleRecord(NOW, null, "d".getBytes()));
+        String reason = "Compacted topic cannot accept message without key in topic partition orders-0";
 
-        assertThatThrownBy(() -> log.appendAsLeader(records, 0, NOW)).isInstanceOf(InvalidRecordException.class)
-                .hasMessageContaining("Compacted topic cannot accept message without key");
+        assertThatThrownBy(() -> log.appendAsLeader(records, 0, NOW)).isInstanceOfSatisfying(RecordValidationException.class, e -> {
+            assertThat(e.recordErrors()).containsExactly(new RecordValidationException.RecordError(1, reason),
+                    new RecordValidationException.RecordError(3, reason));
+            assertThat(e.invalidException()).isInstanceOf(InvalidRecordException.class).hasMessage("One or more records have"
+                    + " been rejected due to 2 record errors in total, and only showing the first three errors at most: ["
+                    + "RecordError(batchIndex=1, message='" + reason + "'), RecordError(batchIndex=3, message='" + reason + "')]");
+        });
+        assertThat(log.logEndOffset()).isZero();
     }
 
     @Test
@@ -319,10 +329,47 @@ class PartitionLogTest {
         open(LogConfigs.defaults().withMessageTimestampBeforeMaxMs(1000).withMessageTimestampAfterMaxMs(1000));
 
         log.appendAsLeader(batchAt(NOW - 1000, "exactly at the bound"), 0, NOW);
-        assertThatThrownBy(() -> log.appendAsLeader(batchAt(NOW - 1001, "a"), 0, NOW))
-                .isInstanceOf(InvalidTimestampException.class);
-        assertThatThrownBy(() -> log.appendAsLeader(batchAt(NOW + 1001, "a"), 0, NOW))
-                .isInstanceOf(InvalidTimestampException.class);
+        log.appendAsLeader(batchAt(NOW + 1000, "exactly at the other bound"), 0, NOW);
+        for (long timestamp : new long[] {NOW - 1001, NOW + 1001}) {
+            assertThatThrownBy(() -> log.appendAsLeader(batchAt(timestamp, "a", "b"), 0, NOW))
+                    .isInstanceOfSatisfying(RecordValidationException.class, e -> {
+                        assertThat(e.invalidException()).isInstanceOf(InvalidTimestampException.class)
+                                .hasMessage("One or more records have been rejected due to invalid timestamp");
+                        assertThat(e.recordErrors()).extracting(RecordValidationException.RecordError::message).containsExactly(
+                                "Timestamp " + timestamp + " of message with offset 0 is out of range. The timestamp should be within ["
+                                        + (NOW - 1000) + ", " + (NOW + 1000) + "]",
+                                "Timestamp " + timestamp + " of message with offset 1 is out of range. The timestamp should be within ["
+                                        + (NOW - 1000) + ", " + (NOW + 1000) + "]");
+                    });
+        }
+        assertThat(log.logEndOffset()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAcceptARecordWithoutTimestampWhateverTheBounds() throws IOException {
+        open(LogConfigs.defaults().withMessageTimestampBeforeMaxMs(0).withMessageTimestampAfterMaxMs(0));
+
+        log.appendAsLeader(batchAt(RecordBatch.NO_TIMESTAMP, "no timestamp"), 0, NOW);
+
+        assertThat(log.logEndOffset()).as("Kafka checks only the timestamps a record has").isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseEveryRecordOfABatchAProducerMarkedLogAppendTime() throws IOException {
+        open(LogConfigs.defaults().withTimestampType(TimestampType.LOG_APPEND_TIME));
+        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1024), RecordBatch.MAGIC_VALUE_V2,
+                Compression.NONE, TimestampType.LOG_APPEND_TIME, 0L, NOW);
+        builder.append(NOW, "k".getBytes(), "vv".getBytes());
+        builder.append(NOW, null, "vvv".getBytes());
+
+        assertThatThrownBy(() -> log.appendAsLeader(builder.build(), 0, NOW)).isInstanceOfSatisfying(RecordValidationException.class, e -> {
+            assertThat(e.invalidException()).isInstanceOf(InvalidTimestampException.class);
+            assertThat(e.recordErrors()).containsExactly(
+                    new RecordValidationException.RecordError(0, "Invalid timestamp type in message DefaultRecord(offset=0, timestamp="
+                            + NOW + ", key=1 bytes, value=2 bytes). Producer should not set timestamp type to LogAppendTime."),
+                    new RecordValidationException.RecordError(1, "Invalid timestamp type in message DefaultRecord(offset=1, timestamp="
+                            + NOW + ", key=0 bytes, value=3 bytes). Producer should not set timestamp type to LogAppendTime."));
+        });
     }
 
     @Test

@@ -16,8 +16,8 @@ import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * Who is still in the group, as the members tell it: Heartbeat (REBALANCE_IN_PROGRESS tells a member to rejoin),
- * LeaveGroup, and a closed connection, which makes the members that last spoke on it silent at once. What a session
+ * Who is still in the group, as the members tell it: Heartbeat (REBALANCE_IN_PROGRESS tells a member to rejoin), an
+ * OffsetCommit while Stable or PreparingRebalance, LeaveGroup, and a closed connection, which makes the members that last spoke on it silent at once. What a session
  * expiry decides (the liveness rule of DESIGN.md) is the {@link ClassicGroupRebalancer}'s.
  */
 public final class ClassicGroupLiveness {
@@ -55,6 +55,19 @@ public final class ClassicGroupLiveness {
                 throw new RebalanceInProgressException("Group " + group.groupId() + " is rebalancing; rejoin the group.");
             }
             default -> rebalancer.rescheduleHeartbeat(group, memberId, member.sessionTimeoutMs());
+        }
+    }
+
+    /**
+     * An OffsetCommit the group accepted from {@code memberId}: in a Stable or PreparingRebalance group it maintains
+     * the member's session, as a Heartbeat does (Kafka's {@code OffsetMetadataManager.commitOffset}); an admin or
+     * simple-consumer commit (no member) changes nothing.
+     */
+    public void offsetCommitted(ClassicGroup group, String memberId, String connection) {
+        ClassicGroupMember member = group.member(memberId);
+        if (member != null && (group.isInState(STABLE) || group.isInState(PREPARING_REBALANCE))) {
+            member.heard(connection, ctx.scheduler().wallMs());
+            rebalancer.rescheduleHeartbeat(group, memberId, member.sessionTimeoutMs());
         }
     }
 

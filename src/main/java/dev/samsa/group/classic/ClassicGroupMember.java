@@ -1,5 +1,6 @@
 package dev.samsa.group.classic;
 
+import dev.samsa.group.MemberLiveness;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,18 +27,14 @@ public final class ClassicGroupMember {
     private Consumer<JoinResult> awaitingJoin;
     private Consumer<SyncResult> awaitingSync;
     private boolean isNew;
-    private long lastHeardWallMs;
-    private long previousHeartbeatWallMs = -1;
-    private long lastHeartbeatWallMs = -1;
-    /** The connection it last spoke on ({@code brokerId/clientAddress}), and whether that connection has closed since. */
-    private String connection;
-    private boolean connectionClosed;
+    /** When and over which connection ({@code brokerId/clientAddress}) it last spoke, for the liveness rule. */
+    private final MemberLiveness liveness;
 
     /** @param nowWallMs the loop's wall time: a new or loaded member counts as just heard */
     public ClassicGroupMember(String memberId, String groupInstanceId, String clientId, String clientHost,
                               int rebalanceTimeoutMs, int sessionTimeoutMs, String protocolType, List<Protocol> protocols,
                               long nowWallMs) {
-        this.lastHeardWallMs = nowWallMs;
+        this.liveness = MemberLiveness.ownInterval(sessionTimeoutMs, nowWallMs);
         this.memberId = memberId;
         this.groupInstanceId = groupInstanceId;
         this.clientId = clientId;
@@ -126,6 +123,7 @@ public final class ClassicGroupMember {
         this.protocols = new ArrayList<>(newProtocols);
         this.rebalanceTimeoutMs = rebalanceTimeout;
         this.sessionTimeoutMs = sessionTimeout;
+        liveness.interval(sessionTimeout);
     }
 
     public byte[] assignment() {
@@ -173,18 +171,17 @@ public final class ClassicGroupMember {
         return !isNew && (isAwaitingJoin() || isAwaitingSync());
     }
 
-    /** Any request from the member, on {@code connection}: it is alive in wall time. */
+    /**
+     * Any request of the classic protocol's list (JoinGroup, SyncGroup, and an OffsetCommit while Stable or
+     * PreparingRebalance), on {@code connection}: it is alive in wall time.
+     */
     void heard(String connection, long nowWallMs) {
-        lastHeardWallMs = nowWallMs;
-        this.connection = connection;
-        this.connectionClosed = false;
+        liveness.heard(connection, nowWallMs);
     }
 
-    /** A Heartbeat request: also feeds the estimate of its heartbeat interval. */
+    /** A Heartbeat request, answered at once: it also measures the gap the member's timer left. */
     void heartbeat(String connection, long nowWallMs) {
-        heard(connection, nowWallMs);
-        previousHeartbeatWallMs = lastHeartbeatWallMs;
-        lastHeartbeatWallMs = lastHeardWallMs;
+        liveness.heartbeat(connection, nowWallMs);
     }
 
     /**
@@ -192,41 +189,12 @@ public final class ClassicGroupMember {
      * now on, until it speaks again on another. Returns whether it was this member's.
      */
     boolean connectionClosed(String closed) {
-        if (closed.equals(connection) && !connectionClosed) {
-            connectionClosed = true;
-            return true;
-        }
-        return false;
+        return liveness.connectionClosed(closed);
     }
 
-    boolean isConnected() {
-        return connection != null && !connectionClosed;
-    }
-
-    /**
-     * The member's heartbeat interval, estimated from the gap between its last two heartbeats, or session.timeout.ms/3
-     * (the client default ratio) before it sent two.
-     */
-    long heartbeatIntervalEstimateMs() {
-        if (previousHeartbeatWallMs < 0) {
-            return sessionTimeoutMs / 3;
-        }
-        return Math.max(1, lastHeartbeatWallMs - previousHeartbeatWallMs);
-    }
-
-    long wallMsSinceHeard(long nowWallMs) {
-        return nowWallMs - lastHeardWallMs;
-    }
-
-    /**
-     * DESIGN.md's liveness rule: a deadline that passed in cluster time removes the member only if it has also been
-     * silent in wall time for longer than its heartbeat interval. With the system clock this is always true when a
-     * session timeout passes (the session is longer than the interval), which is Kafka's behaviour. A member whose
-     * connection closed is silent at once: a killed process closes its sockets, which proves more than any wall-time
-     * wait could.
-     */
-    boolean silentInWallTime(long nowWallMs) {
-        return connectionClosed || nowWallMs - lastHeardWallMs > heartbeatIntervalEstimateMs();
+    /** Its wall-time liveness, for the rule every member kind shares (DESIGN.md). */
+    MemberLiveness liveness() {
+        return liveness;
     }
 
     @Override

@@ -10,6 +10,7 @@ import dev.samsa.event.GenerationStarted;
 import dev.samsa.event.MemberRemoved;
 import dev.samsa.event.RebalanceStarted;
 import dev.samsa.event.SessionRearmed;
+import dev.samsa.group.MemberLiveness;
 import dev.samsa.time.Scheduler;
 import java.util.List;
 import java.util.Set;
@@ -25,19 +26,11 @@ import org.apache.kafka.common.protocol.Errors;
  * never calls them. Timers find their group again by id through the {@link ClassicGroupContext}, since the group may
  * have been unloaded or replaced meanwhile.
  *
- * <p>Session, rebalance and sync timeouts are liveness deadlines (DESIGN.md): when the cluster clock passes one, a
- * member is removed only if it has also been silent in wall time for longer than its heartbeat interval; a member
- * still talking is treated as having heartbeated throughout. A member whose client closed its connection to the
- * coordinator is silent at once. Owned by the cluster loop.
+ * <p>Session, rebalance and sync timeouts are liveness deadlines (DESIGN.md): when a jump of the manual clock passes
+ * one, a member is removed only if it is also silent in wall time, as its {@link MemberLiveness} tells; a member still
+ * talking is treated as having heartbeated throughout. Owned by the cluster loop.
  */
 public final class ClassicGroupRebalancer {
-
-    /**
-     * How long, in wall time, an expiry waits before judging a member whose connection is still open. A client killed
-     * just before a jump has closed its sockets, but the broker's reader thread may not have noticed yet; a live
-     * client's connection stays open and, having heartbeated meanwhile, it is re-armed after the grace.
-     */
-    static final long CONNECTION_CLOSE_GRACE_MS = 200;
 
     private final ClassicGroupContext ctx;
     private final Scheduler scheduler;
@@ -106,8 +99,9 @@ public final class ClassicGroupRebalancer {
     }
 
     /**
-     * The session (or a new member's join wait) passed in cluster time. A member still talking in wall time is
-     * re-armed; one silent for longer than its heartbeat interval, or whose connection closed, is removed.
+     * The session (or a new member's join wait) passed in cluster time: the member's {@link MemberLiveness} decides
+     * whether it is removed, judged again after the grace of an open connection, or, still talking in wall time, judged
+     * again once it could have gone silent (its next heartbeat re-arms the session in cluster time first).
      */
     private void expireHeartbeat(String groupId, String memberId, boolean graceGiven) {
         ClassicGroup group = ctx.groupOrNull(groupId);
@@ -125,21 +119,21 @@ public final class ClassicGroupRebalancer {
         if (member == null || member.hasSatisfiedHeartbeat()) {
             return;
         }
-        if (member.isConnected() && !graceGiven) {
-            scheduler.scheduleWall(heartbeatKey(groupId, memberId), CONNECTION_CLOSE_GRACE_MS,
-                    () -> expireHeartbeat(groupId, memberId, true));
-            return;
-        }
+        MemberLiveness liveness = member.liveness();
         long nowWallMs = scheduler.wallMs();
-        if (!member.silentInWallTime(nowWallMs)) {
-            // Still talking in wall time: the clock jumped over its heartbeats, it did not miss them.
-            group.timeline().record(new SessionRearmed(groupId, member.memberId(), member.groupInstanceId(),
-                    member.wallMsSinceHeard(nowWallMs), member.heartbeatIntervalEstimateMs()));
-            rescheduleHeartbeat(group, memberId, member.sessionTimeoutMs());
-            return;
+        switch (liveness.atDeadline(nowWallMs, scheduler.manualClock(), graceGiven)) {
+            case GRACE -> scheduler.scheduleWall(heartbeatKey(groupId, memberId), MemberLiveness.CONNECTION_CLOSE_GRACE_MS,
+                    () -> expireHeartbeat(groupId, memberId, true));
+            case REARM -> {
+                // Still talking in wall time: the clock jumped over its heartbeats, it did not miss them.
+                group.timeline().record(new SessionRearmed(groupId, member.memberId(), member.groupInstanceId(),
+                        liveness.msSinceHeard(nowWallMs), liveness.heartbeatIntervalMs()));
+                scheduler.scheduleWall(heartbeatKey(groupId, memberId), liveness.msUntilSilent(nowWallMs) + 1,
+                        () -> expireHeartbeat(groupId, memberId, true));
+            }
+            case EXPIRE -> removeMemberAndUpdateGroup(group, memberId, "session timeout of " + member.sessionTimeoutMs()
+                    + " ms expired" + (liveness.isConnected() ? "" : "; its connection to the coordinator closed"));
         }
-        removeMemberAndUpdateGroup(group, memberId, "session timeout of " + member.sessionTimeoutMs() + " ms expired"
-                + (member.isConnected() ? "" : "; its connection to the coordinator closed"));
     }
 
     // ---- join phase
@@ -216,7 +210,7 @@ public final class ClassicGroupRebalancer {
             long elapsedWall = nowWallMs - group.rebalanceStartedWallMs;
             long remainingWall = group.rebalanceTimeoutMs() - elapsedWall;
             boolean someoneTalking = group.notYetRejoinedMembers().stream()
-                    .anyMatch(m -> !m.isStatic() && !m.silentInWallTime(nowWallMs));
+                    .anyMatch(m -> !m.isStatic() && !m.liveness().silentInWallTime(nowWallMs));
             if (someoneTalking && remainingWall > 0) {
                 scheduler.scheduleWall(joinKey(groupId), remainingWall, () -> completeJoin(group));
                 return;
@@ -341,7 +335,7 @@ public final class ClassicGroupRebalancer {
             long nowWallMs = scheduler.wallMs();
             long remainingWall = group.rebalanceTimeoutMs() - (nowWallMs - startedWall);
             boolean someoneTalking = group.pendingSyncMembers().stream().map(group::member)
-                    .anyMatch(m -> m != null && !m.silentInWallTime(nowWallMs));
+                    .anyMatch(m -> m != null && !m.liveness().silentInWallTime(nowWallMs));
             if (someoneTalking && remainingWall > 0) {
                 scheduler.scheduleWall(syncKey(groupId), remainingWall,
                         () -> syncTimedOut(groupId, generation, startedWall - group.rebalanceTimeoutMs()));

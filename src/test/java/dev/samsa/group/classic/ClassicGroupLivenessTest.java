@@ -7,9 +7,9 @@ import static dev.samsa.group.classic.ClassicGroupTestContext.heartbeatKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.samsa.event.MemberDisconnected;
 import dev.samsa.event.MemberRemoved;
 import dev.samsa.event.SessionRearmed;
+import dev.samsa.group.MemberLiveness;
 import dev.samsa.group.classic.ClassicGroupTestContext.PendingJoin;
 import dev.samsa.time.MockScheduler;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
@@ -17,15 +17,15 @@ import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN.md's liveness rule on the classic group, with cluster time and wall time moved by hand: a jump of the cluster
- * clock past a member's session removes it only if it has also been silent in wall time for longer than its heartbeat
- * interval, or its connection closed. No cluster, no thread, no sleep.
+ * DESIGN.md's liveness rule on what only the classic group has (a rejoin within the rebalance timeout, static members
+ * in a join phase, the system clock), with cluster time and wall time moved by hand; the boundaries every member kind
+ * shares are {@code dev.samsa.group.LivenessBoundaryTest}'s. No cluster, no thread, no sleep.
  */
 class ClassicGroupLivenessTest {
 
     /** The member heartbeats every 3 s in wall time; its session is 45 s. */
     private static final long INTERVAL_MS = 3_000;
-    private static final long GRACE_MS = ClassicGroupRebalancer.CONNECTION_CLOSE_GRACE_MS;
+    private static final long GRACE_MS = MemberLiveness.CONNECTION_CLOSE_GRACE_MS;
 
     private final ClassicGroupTestContext ctx = ClassicGroupTestContext.manualClock();
 
@@ -37,67 +37,6 @@ class ClassicGroupLivenessTest {
         ctx.scheduler.advanceWall(INTERVAL_MS);
         ctx.heartbeat(member, "c1");
         return member;
-    }
-
-    @Test
-    void aMemberSilentInWallTimeForExactlyOneHeartbeatIntervalIsReArmed() {
-        String member = heartbeatingMember();
-        // Silent for the interval minus the grace an open connection gets, then the grace itself: exactly one interval.
-        ctx.scheduler.advanceWall(INTERVAL_MS - GRACE_MS);
-
-        // The cluster clock jumps: nothing is due 1 ms before the session ends, then the session expires.
-        assertThat(ctx.scheduler.advance(SESSION_TIMEOUT_MS - 1)).isEmpty();
-        assertThat(ctx.scheduler.advance(1)).containsExactly(heartbeatKey(member));
-        assertThat(ctx.scheduler.isScheduledInWallTime(heartbeatKey(member)))
-                .as("an open connection is judged after a grace in wall time").isTrue();
-        assertThat(ctx.scheduler.advanceWall(GRACE_MS)).containsExactly(heartbeatKey(member));
-
-        assertThat(ctx.group().hasMember(member)).as("%s", ctx.group()).isTrue();
-        assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.STABLE);
-        assertThat(ctx.events(SessionRearmed.class)).singleElement().satisfies(e -> {
-            assertThat(e.heardMsAgo()).isEqualTo(INTERVAL_MS);
-            assertThat(e.heartbeatIntervalMs()).isEqualTo(INTERVAL_MS);
-        });
-        assertThat(ctx.events(MemberRemoved.class)).isEmpty();
-        assertThat(ctx.scheduler.isScheduled(heartbeatKey(member)) && !ctx.scheduler.isScheduledInWallTime(heartbeatKey(member)))
-                .as("a full session again, in cluster time").isTrue();
-        // Re-armed for a whole session from the jump's end: the next expiry comes a session later.
-        assertThat(ctx.scheduler.advance(SESSION_TIMEOUT_MS - 1)).isEmpty();
-        assertThat(ctx.scheduler.advance(1)).containsExactly(heartbeatKey(member));
-    }
-
-    @Test
-    void aMemberSilentOneMillisecondLongerIsRemovedAndTheGroupRebalances() {
-        String member = heartbeatingMember();
-        ctx.scheduler.advanceWall(INTERVAL_MS - GRACE_MS + 1);
-
-        assertThat(ctx.scheduler.advance(SESSION_TIMEOUT_MS)).containsExactly(heartbeatKey(member));
-        assertThat(ctx.scheduler.advanceWall(GRACE_MS)).containsExactly(heartbeatKey(member));
-
-        assertThat(ctx.group().hasMember(member)).as("%s", ctx.group()).isFalse();
-        assertThat(ctx.events(MemberRemoved.class)).singleElement().satisfies(e -> {
-            assertThat(e.memberId()).isEqualTo(member);
-            assertThat(e.reason()).isEqualTo("session timeout of " + SESSION_TIMEOUT_MS + " ms expired");
-        });
-        // Its only member gone, the rebalance ends at once in an Empty next generation, which is written.
-        assertThat(ctx.group().state()).isEqualTo(ClassicGroupState.EMPTY);
-        assertThat(ctx.group().generationId()).isEqualTo(2);
-        assertThat(ctx.writes).endsWith(ClassicGroupState.EMPTY);
-        assertThat(ctx.scheduler.isScheduled(heartbeatKey(member))).isFalse();
-    }
-
-    @Test
-    void aMemberWhoseConnectionClosedIsRemovedAtTheJumpWithoutWaitingInWallTime() {
-        String member = heartbeatingMember();
-        ctx.classic.liveness().connectionClosed(ctx.group(), connection("c1"));
-        assertThat(ctx.events(MemberDisconnected.class)).singleElement().extracting(MemberDisconnected::memberId).isEqualTo(member);
-
-        // Not a millisecond of wall time passes: it heartbeated just now, but a killed client closes its sockets.
-        assertThat(ctx.scheduler.advance(SESSION_TIMEOUT_MS)).containsExactly(heartbeatKey(member));
-
-        assertThat(ctx.group().hasMember(member)).as("%s", ctx.group()).isFalse();
-        assertThat(ctx.events(MemberRemoved.class)).singleElement().extracting(MemberRemoved::reason)
-                .isEqualTo("session timeout of " + SESSION_TIMEOUT_MS + " ms expired; its connection to the coordinator closed");
     }
 
     @Test
@@ -117,8 +56,8 @@ class ClassicGroupLivenessTest {
     @Test
     void aStaticMemberSilentPastItsSessionIsRemovedAndFreesItsInstanceId() {
         String member = ctx.stableWithOneMember("s1", "instance-1");
-        // Before two heartbeats its interval is estimated as session.timeout.ms / 3.
-        ctx.scheduler.advanceWall(SESSION_TIMEOUT_MS / 3 - GRACE_MS + 1);
+        // Before it has left a gap between heartbeats its interval is taken as session.timeout.ms / 3.
+        ctx.scheduler.advanceWall(MemberLiveness.SILENT_AFTER_INTERVALS * SESSION_TIMEOUT_MS / 3 - GRACE_MS + 1);
 
         assertThat(ctx.scheduler.advance(SESSION_TIMEOUT_MS)).containsExactly(heartbeatKey(member));
         assertThat(ctx.scheduler.advanceWall(GRACE_MS)).containsExactly(heartbeatKey(member));
@@ -189,9 +128,9 @@ class ClassicGroupLivenessTest {
         ClassicGroupTestContext system = new ClassicGroupTestContext(new MockScheduler(false, 0, 0));
         String member = system.stableWithOneMember("c1", null);
 
-        // Wall time moves with cluster time: a member silent for a whole session is silent for longer than its interval.
-        assertThat(system.scheduler.advance(SESSION_TIMEOUT_MS)).containsExactly(heartbeatKey(member));
-        assertThat(system.scheduler.advance(GRACE_MS)).containsExactly(heartbeatKey(member));
+        // Only a manual clock has jumps to forgive: the session is Kafka's deadline, with no grace.
+        assertThat(system.scheduler.advance(SESSION_TIMEOUT_MS - 1)).isEmpty();
+        assertThat(system.scheduler.advance(1)).containsExactly(heartbeatKey(member));
 
         assertThat(system.group().hasMember(member)).as("%s", system.group()).isFalse();
         assertThat(system.events(SessionRearmed.class)).isEmpty();

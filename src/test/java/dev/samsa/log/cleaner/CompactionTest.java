@@ -149,7 +149,7 @@ class CompactionTest {
              KafkaProducer<String, String> producer = producer(cluster)) {
             assertThatThrownBy(() -> producer.send(new ProducerRecord<>("keyed", null, "no key")).get())
                     .isInstanceOf(ExecutionException.class).cause().isInstanceOf(InvalidRecordException.class)
-                    .hasMessageContaining("Compacted topic cannot accept message without key in topic partition keyed-0.");
+                    .hasMessageContaining("Compacted topic cannot accept message without key in topic partition keyed-0");
 
             sendAll(producer, "keyed", 200, 4);
             cluster.rollSegments("keyed");

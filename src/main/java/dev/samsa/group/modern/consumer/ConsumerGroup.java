@@ -3,6 +3,7 @@ package dev.samsa.group.modern.consumer;
 import dev.samsa.event.GroupStateChanged;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.Group;
+import dev.samsa.group.MemberLiveness;
 import dev.samsa.group.modern.Assignment;
 import dev.samsa.group.modern.MemberState;
 import dev.samsa.group.modern.TopicMetadata;

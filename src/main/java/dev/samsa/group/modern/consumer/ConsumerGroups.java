@@ -3,7 +3,9 @@ package dev.samsa.group.modern.consumer;
 import dev.samsa.event.MemberDisconnected;
 import dev.samsa.event.MemberJoined;
 import dev.samsa.event.MemberRemoved;
+import dev.samsa.event.SessionRearmed;
 import dev.samsa.event.Timeline;
+import dev.samsa.group.MemberLiveness;
 import dev.samsa.group.modern.Assignment;
 import dev.samsa.group.modern.ConsumerGroupAssignor;
 import dev.samsa.group.modern.MemberState;
@@ -90,7 +92,11 @@ public final class ConsumerGroups {
         group.putMember(reconciled);
         scheduleRevocationTimeout(group, member, reconciled);
         long nowWallMs = ctx.scheduler().wallMs();
-        group.liveness.computeIfAbsent(reconciled.memberId(), m -> new MemberLiveness(nowWallMs)).heard(req.connection(), nowWallMs);
+        MemberLiveness liveness = group.liveness.computeIfAbsent(reconciled.memberId(),
+                m -> MemberLiveness.toldInterval(config.heartbeatIntervalMs(), nowWallMs));
+        liveness.interval(config.heartbeatIntervalMs());
+        liveness.heartbeat(req.connection(), nowWallMs);
+        liveness.awaitingAnswer();
         scheduleSession(group.groupId(), reconciled.memberId(), config);
         group.updateState();
         boolean full = req.rebalanceTimeoutMs() != -1 && (req.subscribedTopicNames() != null || req.subscribedTopicRegex() != null)
@@ -218,7 +224,7 @@ public final class ConsumerGroups {
             // Its partitions stay with its place until the session ends or the instance comes back.
             group.putMember(member.withReconciliation(member.state(), HeartbeatRequest.STATIC_LEAVE,
                     member.assignedPartitions(), member.partitionsPendingRevocation()));
-            group.liveness.computeIfAbsent(member.memberId(), m -> new MemberLiveness(0)).silence();
+            group.liveness.computeIfAbsent(member.memberId(), m -> MemberLiveness.toldInterval(interval, 0)).silence();
             ctx.scheduler().cancel(revocationKey(group.groupId(), member.memberId()));
             return new HeartbeatResult(member.memberId(), HeartbeatRequest.STATIC_LEAVE, interval, null);
         }
@@ -317,8 +323,7 @@ public final class ConsumerGroups {
         }
         Scheduler scheduler = ctx.scheduler();
         MemberLiveness liveness = group.liveness.get(memberId);
-        if (!graceGiven && scheduler.manualClock() && liveness != null
-                && !liveness.silentInWallTime(scheduler.wallMs(), ctx.consumerConfig().heartbeatIntervalMs())) {
+        if (!graceGiven && scheduler.manualClock() && liveness != null && !liveness.silentInWallTime(scheduler.wallMs())) {
             scheduler.scheduleWall(revocationKey(groupId, memberId), member.rebalanceTimeoutMs(),
                     () -> revocationExpired(groupId, memberId, epoch, true));
             return;
@@ -330,7 +335,7 @@ public final class ConsumerGroups {
 
     private void scheduleSession(String groupId, String memberId, ConsumerGroupConfig config) {
         ctx.scheduler().scheduleAfter(sessionKey(groupId, memberId), sessionTimeoutMs(groupId, memberId, config),
-                () -> sessionExpired(groupId, memberId));
+                () -> sessionExpired(groupId, memberId, false));
     }
 
     /** A classic member's session is the one its JoinGroup asked for, as Kafka's classicProtocolSessionTimeout. */
@@ -340,20 +345,23 @@ public final class ConsumerGroups {
         return classic == null ? config.sessionTimeoutMs() : classic.sessionTimeoutMs();
     }
 
-    /** A classic member's SyncGroup or Heartbeat: it is alive, and its session starts again. */
+    /** A classic member's JoinGroup, SyncGroup or Heartbeat, answered at once: it is alive, and its session starts again. */
     void heardFrom(ConsumerGroup group, String memberId, String connection) {
         long nowWallMs = ctx.scheduler().wallMs();
-        MemberLiveness liveness = group.liveness.computeIfAbsent(memberId, m -> new MemberLiveness(nowWallMs));
-        liveness.heard(connection, nowWallMs);
+        int sessionTimeoutMs = sessionTimeoutMs(group.groupId(), memberId, ctx.consumerConfig());
+        MemberLiveness liveness = group.liveness.computeIfAbsent(memberId, m -> MemberLiveness.ownInterval(sessionTimeoutMs, nowWallMs));
+        liveness.interval(sessionTimeoutMs);
+        liveness.heartbeat(connection, nowWallMs);
         liveness.answered(nowWallMs);
         scheduleSession(group.groupId(), memberId, ctx.consumerConfig());
     }
 
     /**
-     * The session passed in cluster time. A member still talking in wall time is re-armed (the clock jumped over its
-     * heartbeats); one silent for longer than its heartbeat interval, or whose connection closed, is fenced.
+     * The session passed in cluster time: the member's {@link MemberLiveness} decides whether it is fenced, judged again
+     * after the grace of an open connection, or, still talking in wall time, judged again once it could have gone
+     * silent (its next heartbeat re-arms the session in cluster time first).
      */
-    private void sessionExpired(String groupId, String memberId) {
+    private void sessionExpired(String groupId, String memberId, boolean graceGiven) {
         ConsumerGroup group = ctx.consumerGroupOrNull(groupId);
         ConsumerGroupMember member = group == null ? null : group.memberOrNull(memberId);
         if (member == null) {
@@ -362,19 +370,24 @@ public final class ConsumerGroups {
         ConsumerGroupConfig config = ctx.consumerConfig();
         Scheduler scheduler = ctx.scheduler();
         MemberLiveness liveness = group.liveness.get(memberId);
-        if (liveness != null && !liveness.silentInWallTime(scheduler.wallMs(), config.heartbeatIntervalMs())) {
-            if (scheduler.manualClock()) {
-                // Judge it again once it has had time to speak; its next heartbeat re-arms the session first.
-                scheduler.scheduleWall(sessionKey(groupId, memberId),
-                        liveness.msUntilSilent(scheduler.wallMs(), config.heartbeatIntervalMs()) + 1,
-                        () -> sessionExpired(groupId, memberId));
-            } else {
-                scheduleSession(groupId, memberId, config);
+        long nowWallMs = scheduler.wallMs();
+        MemberLiveness.Verdict verdict = liveness == null ? MemberLiveness.Verdict.EXPIRE
+                : liveness.atDeadline(nowWallMs, scheduler.manualClock(), graceGiven);
+        switch (verdict) {
+            case GRACE -> scheduler.scheduleWall(sessionKey(groupId, memberId), MemberLiveness.CONNECTION_CLOSE_GRACE_MS,
+                    () -> sessionExpired(groupId, memberId, true));
+            case REARM -> {
+                timeline.record(new SessionRearmed(groupId, memberId, member.instanceId(), liveness.msSinceHeard(nowWallMs),
+                        liveness.heartbeatIntervalMs()));
+                scheduler.scheduleWall(sessionKey(groupId, memberId), liveness.msUntilSilent(nowWallMs) + 1,
+                        () -> sessionExpired(groupId, memberId, true));
             }
-            return;
+            case EXPIRE -> {
+                removeMember(group, memberId, "session timeout of " + sessionTimeoutMs(groupId, memberId, config) + " ms expired"
+                        + (liveness == null || liveness.isConnected() ? "" : "; its connection to the coordinator closed"));
+                ctx.persistConsumerGroup(group, error -> { });
+            }
         }
-        removeMember(group, memberId, "session timeout of " + sessionTimeoutMs(groupId, memberId, config) + " ms expired");
-        ctx.persistConsumerGroup(group, error -> { });
     }
 
     /** The member's heartbeat was answered; its silence counts from now (see {@link MemberLiveness}). */
@@ -400,7 +413,9 @@ public final class ConsumerGroups {
         ConsumerGroupConfig config = ctx.consumerConfig();
         long nowWallMs = ctx.scheduler().wallMs();
         for (ConsumerGroupMember m : group.members()) {
-            group.liveness.put(m.memberId(), new MemberLiveness(nowWallMs));
+            ClassicProtocolMembers.ClassicMember classic = group.classicMembers.get(m.memberId());
+            group.liveness.put(m.memberId(), classic == null ? MemberLiveness.toldInterval(config.heartbeatIntervalMs(), nowWallMs)
+                    : MemberLiveness.ownInterval(classic.sessionTimeoutMs(), nowWallMs));
             scheduleSession(group.groupId(), m.memberId(), config);
             if (m.state() == MemberState.UNREVOKED_PARTITIONS) {
                 String groupId = group.groupId();
