@@ -37,9 +37,12 @@ public final class GroupHistory {
         }
     }
 
-    /** Offsets of a partition sent to the group more than once: to these members, in order. */
+    /**
+     * Offsets of a partition sent to the group more than once: to these members, in order; the second time at cluster
+     * time {@code againAtMs}.
+     */
     public record DeliveredTwice(String topic, int partition, long firstOffset, long lastOffset,
-            List<Receiver> receivers) {
+            List<Receiver> receivers, long againAtMs) {
 
         /** The receivers' client ids, in order. */
         public List<String> clients() {
@@ -54,10 +57,10 @@ public final class GroupHistory {
 
     /**
      * Offsets passed by a commit of {@code memberId} (generation) that no member processed, or, when the group reports
-     * no processing, that no member had been sent.
+     * no processing, that no member had been sent; committed at cluster time {@code committedAtMs}.
      */
     public record Skipped(String topic, int partition, long firstOffset, long lastOffset, String memberId,
-            int generation, boolean byProcessing) {
+            int generation, boolean byProcessing, long committedAtMs) {
         @Override
         public String toString() {
             return topic + "-" + partition + " offsets " + firstOffset + ".." + lastOffset + " committed by " + memberId
@@ -112,7 +115,7 @@ public final class GroupHistory {
             long first = Math.max(from, sentUpTo + 1);
             if (first < c.offset()) {
                 skipped.add(new Skipped(tp.topic(), tp.partition(), first, c.offset() - 1, c.memberId(), c.generation(),
-                        false));
+                        false, c.timeMs()));
             }
         }
         return new GroupHistory(groupId, twice, skipped);
@@ -132,7 +135,8 @@ public final class GroupHistory {
                     continue;
                 }
                 if (o != last + 1 && first >= 0) {
-                    out.add(new Skipped(tp.topic(), tp.partition(), first, last, c.memberId(), c.generation(), true));
+                    out.add(new Skipped(tp.topic(), tp.partition(), first, last, c.memberId(), c.generation(), true,
+                            c.timeMs()));
                     first = -1;
                 }
                 if (first < 0) {
@@ -142,17 +146,22 @@ public final class GroupHistory {
             }
         }
         if (first >= 0) {
-            out.add(new Skipped(tp.topic(), tp.partition(), first, last, c.memberId(), c.generation(), true));
+            out.add(new Skipped(tp.topic(), tp.partition(), first, last, c.memberId(), c.generation(), true, c.timeMs()));
         }
         return out;
     }
 
     private static List<DeliveredTwice> deliveredTwice(TopicPartition tp, List<Map.Entry<Delivery, Member>> deliveries) {
         TreeMap<Long, List<Receiver>> sentTo = new TreeMap<>();
+        Map<Long, Long> againAt = new HashMap<>();
         for (Map.Entry<Delivery, Member> d : deliveries) {
             Member m = d.getValue();
             for (long o = d.getKey().firstOffset(); o <= d.getKey().lastOffset(); o++) {
-                sentTo.computeIfAbsent(o, k -> new ArrayList<>()).add(new Receiver(m.memberId(), m.generation(), m.clientId()));
+                List<Receiver> to = sentTo.computeIfAbsent(o, k -> new ArrayList<>());
+                to.add(new Receiver(m.memberId(), m.generation(), m.clientId()));
+                if (to.size() == 2) {
+                    againAt.put(o, d.getKey().timeMs());
+                }
             }
         }
         List<DeliveredTwice> out = new ArrayList<>();
@@ -168,16 +177,49 @@ public final class GroupHistory {
                 continue;
             }
             if (receivers != null) {
-                out.add(new DeliveredTwice(tp.topic(), tp.partition(), first, last, receivers));
+                out.add(new DeliveredTwice(tp.topic(), tp.partition(), first, last, receivers, againAt.get(first)));
             }
             first = e.getKey();
             last = e.getKey();
             receivers = e.getValue();
         }
         if (receivers != null) {
-            out.add(new DeliveredTwice(tp.topic(), tp.partition(), first, last, receivers));
+            out.add(new DeliveredTwice(tp.topic(), tp.partition(), first, last, receivers, againAt.get(first)));
         }
         return out;
+    }
+
+    /** The group's findings for the HTML timeline, on the group's lane at the time of the delivery or commit. */
+    List<dev.samsa.event.Finding> findings() {
+        List<dev.samsa.event.Finding> out = new ArrayList<>();
+        String lane = "group " + groupId;
+        for (DeliveredTwice d : deliveredTwice) {
+            Map<String, String> cells = new LinkedHashMap<>();
+            cells.put("group", groupId);
+            cells.put("topic", d.topic());
+            cells.put("partition", Integer.toString(d.partition()));
+            cells.put("offsets", range(d.firstOffset(), d.lastOffset()));
+            cells.put("sent to", d.receivers().toString());
+            out.add(new dev.samsa.event.Finding("delivered-twice", lane, d.againAtMs(), -1, -1,
+                    d.lastOffset() - d.firstOffset() + 1, cells, d.toString()));
+        }
+        for (Skipped s : skipped) {
+            Map<String, String> cells = new LinkedHashMap<>();
+            cells.put("group", groupId);
+            cells.put("topic", s.topic());
+            cells.put("partition", Integer.toString(s.partition()));
+            cells.put("offsets", range(s.firstOffset(), s.lastOffset()));
+            cells.put("committed by", s.memberId() + " (generation " + s.generation() + ")");
+            cells.put("committed at", java.time.Instant.ofEpochMilli(s.committedAtMs()).toString());
+            cells.put("why skipped", s.byProcessing() ? "no member processed them" : "no member had been sent them");
+            out.add(new dev.samsa.event.Finding("skipped", lane, s.committedAtMs(), -1, -1,
+                    s.lastOffset() - s.firstOffset() + 1, cells, s.toString()));
+        }
+        return out;
+    }
+
+    static String range(long first, long last) {
+        return first == last ? Long.toString(first) : first + ".." + last;
     }
 
     public String groupId() {

@@ -4,7 +4,14 @@ import dev.samsa.cluster.ClusterState;
 import dev.samsa.cluster.ConsumerHistory;
 import dev.samsa.cluster.Partition;
 import dev.samsa.cluster.ProduceHistory.AckedBatch;
+import dev.samsa.event.BrokerIsolated;
+import dev.samsa.event.BrokerStopped;
+import dev.samsa.event.ClusterEvent;
+import dev.samsa.event.ClusterTimeline;
 import dev.samsa.event.Finding;
+import dev.samsa.event.IsolationHealed;
+import dev.samsa.event.LeaderChanged;
+import dev.samsa.event.Truncated;
 import dev.samsa.event.TimedEvent;
 import dev.samsa.log.PartitionLog;
 import java.util.ArrayList;
@@ -35,9 +42,16 @@ import org.apache.kafka.common.record.TimestampType;
  */
 public final class History {
 
-    /** Acknowledged records a partition's log no longer holds. */
-    public record Lost(String topic, int partition, long baseOffset, long lastOffset, long producerId, int acks,
-            int acknowledgedBy, long acknowledgedAtMs, long lostAtMs, List<String> nearbyEvents) {
+    /**
+     * Acknowledged records a partition's log no longer holds: a batch of producer {@code producerId} (-1: not
+     * idempotent) and epoch starting at sequence {@code baseSequence} (-1: none), acknowledged by broker
+     * {@code acknowledgedBy} with {@code acks}; {@code lostBy} is the timeline line of the fault that lost it (the latest
+     * crash, power loss or isolation of that broker before the loss, else the unclean election or the fault before the
+     * loss), null when the timeline holds none.
+     */
+    public record Lost(String topic, int partition, long baseOffset, long lastOffset, long producerId, int producerEpoch,
+            int baseSequence, int acks, int acknowledgedBy, long acknowledgedAtMs, long lostAtMs, String lostBy,
+            List<String> nearbyEvents) {
         @Override
         public String toString() {
             return topic + "-" + partition + " offsets " + baseOffset + ".." + lastOffset + " (acks=" + acks
@@ -85,10 +99,13 @@ public final class History {
     private final List<OutOfOrder> outOfOrder;
     private final List<String> unchecked;
     private final Map<String, GroupHistory> groups;
+    private final List<Finding> findings;
 
     private History(long acknowledgedBatches, long droppedBatches, List<Lost> lost, List<Duplicate> duplicates,
-            List<OutOfOrder> outOfOrder, List<String> unchecked, Map<String, GroupHistory> groups) {
+            List<OutOfOrder> outOfOrder, List<String> unchecked, Map<String, GroupHistory> groups,
+            List<Finding> findings) {
         this.groups = groups;
+        this.findings = List.copyOf(findings);
         this.outOfOrder = List.copyOf(outOfOrder);
         this.acknowledgedBatches = acknowledgedBatches;
         this.droppedBatches = droppedBatches;
@@ -99,7 +116,9 @@ public final class History {
 
     static History check(ClusterState state) {
         List<AckedBatch> acked = state.produceHistory().acknowledged();
-        List<TimedEvent> events = state.timeline().events();
+        ClusterTimeline.Snapshot snapshot = state.timeline().snapshot();
+        List<TimedEvent> events = snapshot.events();
+        List<Finding> findings = new ArrayList<>();
         Map<TopicPartition, List<AckedBatch>> byPartition = new LinkedHashMap<>();
         acked.forEach(b -> byPartition.computeIfAbsent(b.partition(), k -> new ArrayList<>()).add(b));
         List<Lost> lost = new ArrayList<>();
@@ -134,10 +153,16 @@ public final class History {
                 }
                 MutableRecordBatch found = byBase.get(b.baseOffset());
                 if (found == null || !same(found, b)) {
-                    List<TimedEvent> around = faultsAround(events, tp, b.timeMs());
-                    lost.add(new Lost(tp.topic(), tp.partition(), b.baseOffset(), b.lastOffset(), b.producerId(), b.acks(),
-                            b.leader(), b.timeMs(), lostAt(around, tp, b.timeMs()),
-                            around.stream().map(TimedEvent::toString).toList()));
+                    List<Integer> around = faultsAround(events, tp, b.timeMs());
+                    int at = lostAt(events, around, tp, b.leader());
+                    int cause = lostBy(events, at, b.leader());
+                    Lost l = new Lost(tp.topic(), tp.partition(), b.baseOffset(), b.lastOffset(), b.producerId(),
+                            b.producerEpoch(), b.baseSequence(), b.acks(), b.leader(), b.timeMs(),
+                            at >= 0 ? events.get(at).timeMs() : around.isEmpty() ? b.timeMs() : events.get(around.get(0)).timeMs(),
+                            cause < 0 ? null : events.get(cause).toString(),
+                            around.stream().map(i -> events.get(i).toString()).toList());
+                    lost.add(l);
+                    findings.add(finding(l, events, at, cause, snapshot.dropped()));
                 }
             }
             byProducerSequence.forEach((key, offsets) -> {
@@ -149,7 +174,18 @@ public final class History {
                     long ackedAt = e.getValue().stream().filter(b -> b.producerId() == producerId
                             && b.producerEpoch() == epoch && b.baseSequence() == sequence)
                             .mapToLong(AckedBatch::timeMs).max().orElse(Long.MAX_VALUE);
-                    duplicates.add(new Duplicate(tp.topic(), tp.partition(), producerId, epoch, sequence, offsets, ackedAt));
+                    Duplicate d = new Duplicate(tp.topic(), tp.partition(), producerId, epoch, sequence, offsets, ackedAt);
+                    duplicates.add(d);
+                    Map<String, String> cells = new LinkedHashMap<>();
+                    cells.put("topic", d.topic());
+                    cells.put("partition", Integer.toString(d.partition()));
+                    cells.put("producer id", Long.toString(producerId));
+                    cells.put("producer epoch", Integer.toString(epoch));
+                    cells.put("sequence", Integer.toString(sequence));
+                    cells.put("written at offsets", offsets.toString());
+                    cells.put("acknowledged at", instant(ackedAt));
+                    findings.add(new Finding("duplicate", tp.topic() + "-" + tp.partition(), ackedAt, -1, -1,
+                            offsets.size(), cells, d.toString()));
                 }
             });
         }
@@ -164,8 +200,22 @@ public final class History {
         for (ConsumerHistory.Delivery d : consumers.deliveries()) {
             d.members().forEach(m -> groups.computeIfAbsent(m.groupId(), g -> GroupHistory.check(g, consumers, recordBatchesOf)));
         }
+        for (OutOfOrder o : outOfOrder) {
+            Map<String, String> cells = new LinkedHashMap<>();
+            cells.put("topic", o.topic());
+            cells.put("partition", Integer.toString(o.partition()));
+            cells.put("offset", Long.toString(o.baseOffset()));
+            cells.put("producer id", Long.toString(o.producerId()));
+            cells.put("producer epoch", Integer.toString(o.producerEpoch()));
+            cells.put("sequence", Integer.toString(o.baseSequence()));
+            cells.put("expected sequence", Integer.toString(o.expectedSequence()));
+            cells.put("acknowledged at", instant(o.acknowledgedAtMs()));
+            findings.add(new Finding("out-of-order", o.topic() + "-" + o.partition(), o.acknowledgedAtMs(), -1, -1, 1,
+                    cells, o.toString()));
+        }
+        groups.values().forEach(g -> findings.addAll(g.findings()));
         return new History(acked.size(), state.produceHistory().dropped(), lost, duplicates, outOfOrder, unchecked,
-                groups);
+                groups, findings);
     }
 
     /**
@@ -233,12 +283,16 @@ public final class History {
         return batches;
     }
 
-    /** The fault and leadership events of the partition's brokers from the acknowledgement on: where it was lost. */
-    private static List<TimedEvent> faultsAround(List<TimedEvent> events, TopicPartition tp, long ackedAtMs) {
+    /**
+     * The indexes of the fault and leadership events of the partition's brokers from the acknowledgement on: where it
+     * was lost.
+     */
+    private static List<Integer> faultsAround(List<TimedEvent> events, TopicPartition tp, long ackedAtMs) {
         String name = tp.topic() + "-" + tp.partition() + " ";
-        List<TimedEvent> around = new ArrayList<>();
+        List<Integer> around = new ArrayList<>();
         boolean stopped = false;
-        for (TimedEvent e : events) {
+        for (int i = 0; i < events.size(); i++) {
+            TimedEvent e = events.get(i);
             if (e.timeMs() < ackedAtMs || !FAULT_TYPES.contains(e.type())
                     || !(e.details().startsWith(name) || e.type().startsWith("Broker") || e.type().startsWith("Isolation"))) {
                 continue;
@@ -247,35 +301,100 @@ public final class History {
             boolean recovery = e.type().equals("BrokerStarted") || e.type().equals("IsolationHealed");
             stopped |= !recovery;
             if (stopped && around.size() < 8) {
-                around.add(e);
+                around.add(i);
             }
         }
         return around;
     }
 
-    /** When the partition's leadership moved after the acknowledgement (the loss), else its first fault after it. */
-    private static long lostAt(List<TimedEvent> around, TopicPartition tp, long ackedAtMs) {
+    /**
+     * The index of the partition's first leadership move or truncation after the acknowledgement (the loss), or -1. A
+     * broker isolated from the others at the election acknowledged as a stale leader: the election of the same
+     * millisecond came before its acknowledgement, and its truncation on the heal is the loss.
+     */
+    private static int lostAt(List<TimedEvent> events, List<Integer> around, TopicPartition tp, int broker) {
         String name = tp.topic() + "-" + tp.partition() + " ";
-        return around.stream().filter(e -> e.details().startsWith(name) && LEADERSHIP_TYPES.contains(e.type()))
-                .findFirst().or(() -> around.stream().findFirst()).map(TimedEvent::timeMs).orElse(ackedAtMs);
+        int at = around.stream().filter(i -> events.get(i).details().startsWith(name)
+                && LEADERSHIP_TYPES.contains(events.get(i).type())).findFirst().orElse(-1);
+        if (at < 0 || !(events.get(at).event() instanceof LeaderChanged) || !isolatedAt(events, at, broker)) {
+            return at;
+        }
+        for (int i : around) {
+            if (i > at && events.get(i).event() instanceof Truncated t && t.brokerId() == broker
+                    && t.topic().equals(tp.topic()) && t.partition() == tp.partition()) {
+                return i;
+            }
+        }
+        return at;
     }
 
-    /** The check's findings as marks for the HTML timeline: each on its partition's lane, where it happened. */
-    List<Finding> findings() {
-        List<Finding> findings = new ArrayList<>();
-        for (Lost l : lost) {
-            String name = l.topic() + "-" + l.partition() + " ";
-            String at = l.nearbyEvents().stream().filter(e -> e.contains("  " + name)
-                    && LEADERSHIP_TYPES.stream().anyMatch(t -> e.contains("  " + t + "  "))).findFirst().orElse(null);
-            findings.add(new Finding("lost", l.topic() + "-" + l.partition(), l.lostAtMs(), at, "offsets "
-                    + l.baseOffset() + ".." + l.lastOffset() + " acknowledged (acks=" + l.acks() + ") by broker "
-                    + l.acknowledgedBy() + " at " + java.time.Instant.ofEpochMilli(l.acknowledgedAtMs())
-                    + (at == null ? "" : ", lost at " + at)));
+    /** Whether {@code broker} was cut off from the other brokers at event {@code at}. */
+    private static boolean isolatedAt(List<TimedEvent> events, int at, int broker) {
+        for (int i = at - 1; i >= 0; i--) {
+            ClusterEvent e = events.get(i).event();
+            if (e instanceof IsolationHealed h && h.brokerId() == broker) {
+                return false;
+            }
+            if (e instanceof BrokerIsolated iso && iso.brokerId() == broker) {
+                return iso.fromBrokers();
+            }
         }
-        duplicates.forEach(d -> findings.add(new Finding("duplicate", d.topic() + "-" + d.partition(), d.acknowledgedAtMs(),
-                null, d.toString())));
-        outOfOrder.forEach(o -> findings.add(new Finding("out-of-order", o.topic() + "-" + o.partition(),
-                o.acknowledgedAtMs(), null, o.toString())));
+        return false;
+    }
+
+    /**
+     * The index of the fault that lost what {@code broker} acknowledged: its latest crash, power loss or isolation from
+     * the other brokers before the loss at {@code at} (before now when -1); else an unclean election at {@code at};
+     * else the latest fault applied before it; -1 when the timeline holds none.
+     */
+    private static int lostBy(List<TimedEvent> events, int at, int broker) {
+        int end = at < 0 ? events.size() : at;
+        // A fencing is the controller's answer to an isolation: the isolation is the fault, when the timeline has it.
+        for (boolean fenced : new boolean[] {false, true}) {
+            for (int i = end - 1; i >= 0; i--) {
+                ClusterEvent e = events.get(i).event();
+                if (e instanceof BrokerStopped s && s.brokerId() == broker && (fenced || !s.how().equals("FENCED"))
+                        || e instanceof BrokerIsolated iso && iso.brokerId() == broker && iso.fromBrokers()) {
+                    return i;
+                }
+            }
+        }
+        if (at >= 0 && events.get(at).event() instanceof LeaderChanged l && l.unclean()) {
+            return at;
+        }
+        for (int i = end - 1; i >= 0; i--) {
+            if (events.get(i).type().equals("FaultApplied")) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** A loss as a mark at the event that lost it and a row of the findings table linked to the fault that did. */
+    private static Finding finding(Lost l, List<TimedEvent> events, int at, int cause, long dropped) {
+        Map<String, String> cells = new LinkedHashMap<>();
+        cells.put("topic", l.topic());
+        cells.put("partition", Integer.toString(l.partition()));
+        cells.put("offsets", GroupHistory.range(l.baseOffset(), l.lastOffset()));
+        cells.put("producer id", l.producerId() < 0 ? "none" : Long.toString(l.producerId()));
+        cells.put("sequence", l.baseSequence() < 0 ? "none" : GroupHistory.range(l.baseSequence(),
+                l.baseSequence() + l.lastOffset() - l.baseOffset()));
+        cells.put("acknowledged at", instant(l.acknowledgedAtMs()));
+        cells.put("acks", Integer.toString(l.acks()));
+        cells.put("acknowledged by", "broker " + l.acknowledgedBy());
+        String text = "offsets " + l.baseOffset() + ".." + l.lastOffset() + " acknowledged (acks=" + l.acks()
+                + ") by broker " + l.acknowledgedBy() + " at " + instant(l.acknowledgedAtMs())
+                + (at < 0 ? "" : ", lost at " + events.get(at)) + (cause < 0 ? "" : ", lost by " + events.get(cause));
+        return new Finding("lost", l.topic() + "-" + l.partition(), l.lostAtMs(), at < 0 ? -1 : dropped + at,
+                cause < 0 ? -1 : dropped + cause, l.lastOffset() - l.baseOffset() + 1, cells, text);
+    }
+
+    private static String instant(long ms) {
+        return ms == Long.MAX_VALUE ? "unknown" : java.time.Instant.ofEpochMilli(ms).toString();
+    }
+
+    /** The check's findings for the HTML timeline: each a mark on its lane where it happened, and a table row. */
+    List<Finding> findings() {
         return findings;
     }
 

@@ -428,6 +428,62 @@ public final class KafkaCluster implements AutoCloseable {
         return loop.call(() -> state.purgatory().parked());
     }
 
+    /** Every topic's partition count, by name, internal topics ({@code __consumer_offsets}, ...) included. */
+    public java.util.SortedMap<String, Integer> topics() {
+        return loop.call(() -> {
+            java.util.SortedMap<String, Integer> topics = new java.util.TreeMap<>();
+            state.metadata().topics().forEach(t -> topics.put(t.name(), t.partitions().size()));
+            return Collections.unmodifiableSortedMap(topics);
+        });
+    }
+
+    /** The broker acting as controller (the lowest live id), or -1 while no broker runs. */
+    public int controller() {
+        return loop.call(() -> state.metadata().controllerId());
+    }
+
+    /**
+     * The ids of the consumer groups the running brokers coordinate now, classic and consumer protocol, as Admin's
+     * listGroups sees them: for {@link #group(String)}.
+     */
+    public java.util.SortedSet<String> groupIds() {
+        return loop.call(() -> {
+            java.util.SortedSet<String> ids = new java.util.TreeSet<>();
+            for (Broker b : brokers) {
+                if (b.isRunning()) {
+                    groupCoordinator.listGroups(b.id()).forEach(g -> ids.add(g.groupId()));
+                    groupCoordinator.listConsumerGroups(b.id()).forEach(g -> ids.add(g.groupId()));
+                }
+            }
+            return Collections.unmodifiableSortedSet(ids);
+        });
+    }
+
+    /**
+     * The broker coordinating group {@code groupId}: the leader of its {@code __consumer_offsets} partition, as
+     * FindCoordinator answers; -1 before that topic exists or while the partition has no leader. A pure read.
+     */
+    public int groupCoordinator(String groupId) {
+        return loop.call(() -> {
+            TopicPartition tp = groupCoordinator.offsetsPartition(groupId);
+            dev.samsa.cluster.Partition p = tp == null ? null : state.metadata().partition(tp);
+            return p == null ? -1 : p.leader();
+        });
+    }
+
+    /** The transactional ids the running brokers coordinate now, as Admin's listTransactions sees them. */
+    public java.util.SortedSet<String> transactionalIds() {
+        return loop.call(() -> {
+            java.util.SortedSet<String> ids = new java.util.TreeSet<>();
+            for (Broker b : brokers) {
+                if (b.isRunning()) {
+                    transactionCoordinator.coordinatedBy(b.id()).forEach(t -> ids.add(t.transactionalId()));
+                }
+            }
+            return Collections.unmodifiableSortedSet(ids);
+        });
+    }
+
     /** A live view of one partition: leader, ISR, high watermark, each replica's log end offset. */
     public PartitionView partition(String topic, int partition) {
         return new PartitionView(loop, state, topic, partition);

@@ -60,6 +60,14 @@ public final class PartitionView {
     }
 
     /**
+     * The high watermark as the replica on {@code brokerId} serves it: the leader's, except on a stale leader (a broker
+     * isolated from the others, {@link Broker#isolateFromBrokers()}), where it stays where it was when it was cut off.
+     */
+    public long highWatermark(int brokerId) {
+        return read(p -> p.highWatermarkSeenBy(brokerId));
+    }
+
+    /**
      * The leader's last stable offset: the first offset of the oldest transaction not yet committed or aborted (or
      * whose marker is not yet replicated), else the high watermark. Read_committed consumers read up to it.
      */

@@ -90,6 +90,8 @@ class HistoryTest {
                     .forEach(reportedLost::add));
             assertThat(reportedLost).as("%s", history).isNotEmpty();
             assertThat(history.lost()).allSatisfy(l -> assertThat(l.nearbyEvents()).anyMatch(e -> e.contains("POWER_LOSS")));
+            assertThat(history.lost()).as("the fault that lost them").allSatisfy(l -> assertThat(l.lostBy())
+                    .endsWith("BrokerStopped  broker=" + leader + " how=POWER_LOSS"));
             List<String> read = readAll(cluster);
             assertThat(read).as("lost according to the history: %s", history).doesNotContainAnyElementsOf(reportedLost);
             List<String> kept = new ArrayList<>(acknowledged.values());
@@ -135,6 +137,11 @@ class HistoryTest {
             assertThatThrownBy(() -> SamsaAssertions.assertThat(cluster).history().group("billing").hasNoRecordDeliveredTwice())
                     .hasMessageContaining("orders-0 offsets 0..9 sent to [" + twice.receivers().get(0).memberId()
                             + " (generation 1, client a), " + twice.receivers().get(1).memberId() + " (generation 3, client b)]");
+            java.nio.file.Path html = cluster.events().writeHtml(java.nio.file.Path.of("target", "history-delivered-twice.html"));
+            assertThat(java.nio.file.Files.readString(html)).as("the HTML timeline's findings")
+                    .contains("<h3 id=\"findings-delivered-twice\">Records delivered to a group twice (10)</h3>")
+                    .contains("<td>billing</td><td>orders</td><td>0</td><td>0..9</td>")
+                    .contains(">10 delivered twice</text>");
         }
     }
 

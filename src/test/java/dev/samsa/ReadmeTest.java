@@ -1,11 +1,13 @@
 package dev.samsa;
 
-// The README's list of imports, compiled here (and in every compatibility project that runs this file).
+// The README's list of imports (its Quick start section), compiled here (and in every compatibility project that runs this file).
 import dev.samsa.KafkaCluster;                 // the cluster, its builder, brokers, partitions, groups, faults
 import dev.samsa.Api;                          // faults().failNext(Api.PRODUCE, ...)
 import dev.samsa.KafkaError;
 import dev.samsa.Security;                     // listeners, SASL users, TLS: builder().security(...)
 import dev.samsa.time.ClusterClock;            // ClusterClock.manual(start), clock().advance(d)
+import dev.samsa.When;                         // events().on(When.leaderChanged(topic, p), action)
+import dev.samsa.event.*;                      // the timeline's events: events().events(LeaderChanged.class)
 import dev.samsa.junit.EmbeddedKafkaCluster;   // the JUnit 5 extension and its settings
 import dev.samsa.junit.EmbeddedKafkaCluster.ClockType;
 import dev.samsa.junit.EmbeddedKafkaCluster.Lifecycle;
@@ -18,6 +20,7 @@ import static dev.samsa.junit.SamsaConditions.*;           // awaitCluster(), is
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.samsa.event.AuthenticationFailed;
+import dev.samsa.event.LeaderChanged;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,39 +33,50 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's Java examples outside the JUnit section (which has its own test), run as written, and its list of
- * imports, compiled; the first test fails when an example here and the README drift apart.
+ * The Java examples of the README outside its JUnit and Spring sections (which have their own tests) and of the
+ * security and faults guides, run as written, and the README's list of imports, compiled; the first test fails when
+ * an example there and this file (or, for the Quick Start, {@link QuickStartTest}) drift apart.
  */
 class ReadmeTest {
 
     /** Samsa's own folder; the compatibility projects (src/it) compile this file from there and run it elsewhere. */
     private static final Path PROJECT = Path.of(System.getProperty("samsa.project.dir", "."));
-    private static final List<String> SECTIONS = List.of("## Quick start", "## Security: TLS and SASL",
-            "## Failures, replication and time");
+    /** The README's sections these tests hold, each up to the next "## " heading. */
+    private static final List<String> README_SECTIONS = List.of("## Quick start", "## Failures, replication and time",
+            "## The history and the timeline", "## Security: TLS and SASL");
+    /** Guides whose every Java example is here. */
+    private static final List<String> GUIDES = List.of("docs/security.md", "docs/faults-and-time.md");
 
     @Test
     void everyExampleOfTheseSectionsIsInThisFile() throws IOException {
         String readme = Files.readString(PROJECT.resolve("README.md"));
-        String source = normalize(Files.readString(PROJECT.resolve("src/test/java/dev/samsa/ReadmeTest.java")));
+        String source = normalize(Files.readString(PROJECT.resolve("src/test/java/dev/samsa/ReadmeTest.java"))) + "\n"
+                + normalize(Files.readString(PROJECT.resolve("src/test/java/dev/samsa/QuickStartTest.java")));
         List<String> examples = new ArrayList<>();
-        for (String section : SECTIONS) {
+        for (String section : README_SECTIONS) {
             int start = readme.indexOf(section);
             assertThat(start).as("README section %s", section).isNotNegative();
             int end = readme.indexOf("\n## ", start + section.length());
-            Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL)
-                    .matcher(readme.substring(start, end < 0 ? readme.length() : end));
-            while (block.find()) {
-                examples.add(normalize(block.group(1)));
-            }
+            examples.addAll(javaBlocks(readme.substring(start, end < 0 ? readme.length() : end)));
         }
-        assertThat(examples).hasSize(6).allSatisfy(example -> assertThat(source).contains(example));
+        for (String guide : GUIDES) {
+            examples.addAll(javaBlocks(Files.readString(PROJECT.resolve(guide))));
+        }
+        assertThat(examples).hasSize(9).allSatisfy(example -> assertThat(source).contains(example));
+    }
+
+    private static List<String> javaBlocks(String markdown) {
+        List<String> blocks = new ArrayList<>();
+        Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(markdown);
+        while (block.find()) {
+            blocks.add(normalize(block.group(1)));
+        }
+        return blocks;
     }
 
     private static String normalize(String code) {
@@ -70,19 +84,15 @@ class ReadmeTest {
     }
 
     @Test
-    void quickStart() throws Exception {
-try (KafkaCluster cluster = KafkaCluster.builder()
-        .topic("orders", 3, 1)                      // name, partitions, replication factor
-        .start()) {
-    try (var producer = new KafkaProducer<String, String>(cluster.producerConfig())) {
-        producer.send(new ProducerRecord<>("orders", "id-1", "created")).get();
+    void historyAndTimeline() throws Exception {
+try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).topic("payments", 1, 3).start()) {
+    try (var producer = new KafkaProducer<String, String>(cluster.producerConfig())) {   // acks=all
+        producer.send(new ProducerRecord<>("payments", "id-1", "paid")).get();
     }
-    try (var consumer = new KafkaConsumer<String, String>(cluster.consumerConfig(null))) {
-        var tp = new TopicPartition("orders", 0);
-        consumer.assign(List.of(tp));
-        consumer.seekToBeginning(List.of(tp));
-        consumer.poll(Duration.ofSeconds(1)).forEach(r -> System.out.println(r.value()));
-    }
+    cluster.events().on(When.leaderChanged("payments", 0), () -> System.out.println("a new leader"));
+    cluster.broker(cluster.partition("payments", 0).leader()).crash();
+    assertThat(cluster.history().lost()).isEmpty();       // every acknowledged record is still there
+    System.out.println(cluster.events().events(LeaderChanged.class));
 }
     }
 

@@ -2,7 +2,12 @@ package dev.samsa.cli;
 
 import dev.samsa.KafkaCluster;
 import dev.samsa.Security;
+import dev.samsa.cli.control.ControlEndpoint;
+import dev.samsa.time.ClusterClock;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +32,12 @@ import java.util.concurrent.CountDownLatch;
  * <p>ACLs: {@code --acl "User:alice ALLOW READ TOPIC orders"} (repeatable; the syntax of {@link Security#acl(String)})
  * and {@code --super-user name} (repeatable) turn the authorizer on, on every listener (without {@code --listener},
  * on the one PLAINTEXT listener, whose clients are User:ANONYMOUS).
+ *
+ * <p>Control: {@code --control-port P} (0 picks a free port) serves the HTTP/JSON control endpoint on 127.0.0.1
+ * ({@link ControlEndpoint}, docs/control.md) and prints {@code control=http://127.0.0.1:P} just before the ready line;
+ * {@code --clock manual[:ISO-8601 instant]} runs the cluster on a manual clock (from {@value #DEFAULT_MANUAL_START}
+ * unless an instant is given), which only the endpoint's {@code POST /clock/advance} moves. Without these options the
+ * output is as it always was.
  */
 public final class Standalone {
 
@@ -34,7 +45,11 @@ public final class Standalone {
             + " [--config key=value]... [--topic name:partitions:replicationFactor]... [--feature transaction.version=N]"
             + " [--listener PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL]... [--user name:password]..."
             + " [--sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512|OAUTHBEARER]... [--mutual-tls]"
-            + " [--acl 'User:name ALLOW|DENY OPERATION RESOURCE [PREFIXED] NAME']... [--super-user name]...";
+            + " [--acl 'User:name ALLOW|DENY OPERATION RESOURCE [PREFIXED] NAME']... [--super-user name]..."
+            + " [--control-port P] [--clock system|manual[:2026-01-01T00:00:00Z]]";
+
+    /** Where a manual clock starts unless --clock names an instant: the JUnit extension's default too. */
+    static final String DEFAULT_MANUAL_START = "2026-01-01T00:00:00Z";
 
     private Standalone() {
     }
@@ -60,12 +75,30 @@ public final class Standalone {
             System.exit(2);
             return;
         }
+        ControlEndpoint control = null;
+        if (options.controlPort != null) {
+            try {
+                control = ControlEndpoint.start(cluster, options.controlPort);
+            } catch (IOException e) {
+                System.err.println("Cannot serve the control endpoint on 127.0.0.1:" + options.controlPort + ": " + e.getMessage());
+                cluster.close();
+                System.exit(2);
+                return;
+            }
+        }
+        ControlEndpoint endpoint = control;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (endpoint != null) {
+                endpoint.close();
+            }
             cluster.close();
             stopped.countDown();
         }, "samsa-shutdown"));
         PrintStream out = System.out;
+        if (endpoint != null) {
+            out.println("control=" + endpoint.url());
+        }
         out.println("bootstrap.servers=" + cluster.bootstrapServers());
         if (options.secured()) {
             for (int i = 0; i < options.users.size(); i++) {
@@ -88,6 +121,7 @@ public final class Standalone {
         final List<String> acls = new ArrayList<>();
         final List<String> superUsers = new ArrayList<>();
         boolean mutualTls;
+        Integer controlPort;
 
         boolean secured() {
             return !listeners.isEmpty();
@@ -172,6 +206,14 @@ public final class Standalone {
                 }
                 case "--acl" -> options.acls.add(value);
                 case "--super-user" -> options.superUsers.add(value);
+                case "--control-port" -> {
+                    int port = parseInt(arg, value);
+                    if (port < 0 || port > 65535) {
+                        throw new IllegalArgumentException("--control-port must be 0..65535, got " + port);
+                    }
+                    options.controlPort = port;
+                }
+                case "--clock" -> builder.clock(parseClock(value));
                 default -> throw new IllegalArgumentException("Unknown option " + arg);
             }
         }
@@ -179,6 +221,24 @@ public final class Standalone {
             throw new IllegalArgumentException("--user, --sasl-mechanism and --mutual-tls need a --listener other than PLAINTEXT");
         }
         return options.secured() || options.authorized() ? builder.security(options.security()) : builder;
+    }
+
+    /** "system", "manual" or "manual:2026-01-01T00:00:00Z". */
+    private static ClusterClock parseClock(String value) {
+        if (value.equals("system")) {
+            return ClusterClock.system();
+        }
+        if (value.equals("manual") || value.startsWith("manual:")) {
+            String start = value.equals("manual") ? DEFAULT_MANUAL_START : value.substring("manual:".length());
+            try {
+                return ClusterClock.manual(Instant.parse(start));
+            } catch (DateTimeParseException e) {
+                throw new IllegalArgumentException("--clock manual:START expects an ISO-8601 instant such as "
+                        + DEFAULT_MANUAL_START + ", got '" + start + "'");
+            }
+        }
+        throw new IllegalArgumentException("--clock expects system, manual or manual:" + DEFAULT_MANUAL_START + ", got '"
+                + value + "'");
     }
 
     private static <E extends Enum<E>> E parseEnum(String option, String value, Class<E> type) {

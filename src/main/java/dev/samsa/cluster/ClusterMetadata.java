@@ -256,7 +256,10 @@ public final class ClusterMetadata {
         }
         topics.put(name, topic);
         topicsById.put(topic.id(), topic);
-        timeline.record(new TopicCreated(name, replicas.size(), replicas.get(0).size(), topic.id().toString()));
+        Partition first = topic.partitions().get(0);
+        timeline.record(new TopicCreated(name, replicas.size(), replicas.get(0).size(), topic.id().toString(),
+                effectiveConfig(topic, first.leader() > 0 ? first.leader() : first.replicas().get(0)).minInsyncReplicas(),
+                states(topic.partitions())));
         announceLeaders(topic.partitions());
         return topic;
     }
@@ -353,7 +356,7 @@ public final class ClusterMetadata {
         }
         replicas.forEach(r -> addPartition(topic, r));
         persist(topic);
-        timeline.record(new PartitionsCreated(name, newCount));
+        timeline.record(new PartitionsCreated(name, newCount, states(topic.partitions().subList(current, newCount))));
         announceLeaders(topic.partitions().subList(current, newCount));
     }
 
@@ -428,6 +431,12 @@ public final class ClusterMetadata {
     }
 
     /** A published partition's first leader is a leader change too, so that a coordinator loads it at once. */
+    /** The partitions' leadership as the timeline's creation events carry it. */
+    private static List<dev.samsa.event.PartitionState> states(List<Partition> partitions) {
+        return partitions.stream().map(p -> new dev.samsa.event.PartitionState(p.index(), p.leader(), p.leaderEpoch(),
+                p.isr())).toList();
+    }
+
     private void announceLeaders(List<Partition> partitions) {
         partitions.forEach(p -> leaderChanged(p, -1, p.leader()));
     }

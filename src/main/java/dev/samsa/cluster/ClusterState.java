@@ -33,6 +33,7 @@ public final class ClusterState {
     private final LogCleaner logCleaner;
     private final ProduceHistory produceHistory;
     private final ConsumerHistory consumerHistory = new ConsumerHistory(ProduceHistory.DEFAULT_CAPACITY);
+    private final ClientQuotas clientQuotas = new ClientQuotas();
 
     public ClusterState(ClusterLoop loop, ClusterMetadata metadata, DelayedOperations purgatory,
                         ProducerIdManager producerIds, Timeline timeline, Random random,
@@ -79,6 +80,11 @@ public final class ClusterState {
     /** What consumers were sent and what groups committed, for the history check. */
     public ConsumerHistory consumerHistory() {
         return consumerHistory;
+    }
+
+    /** The cluster's client quotas (AlterClientQuotas, DescribeClientQuotas). */
+    public ClientQuotas clientQuotas() {
+        return clientQuotas;
     }
 
     public Timeline timeline() {

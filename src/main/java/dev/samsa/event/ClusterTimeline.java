@@ -51,19 +51,32 @@ public interface ClusterTimeline {
     Trigger onEvery(java.util.function.Predicate<? super ClusterEvent> when, Runnable action);
 
     /**
-     * Writes the kept events as one self-contained HTML page (inline SVG, no script, nothing fetched): a lane per
-     * broker, partition and consumer group, faults as red marks, each mark's hover text its line of the timeline, and
-     * the history check's lost and duplicated records flagged on their partition's lane where they happened.
+     * Writes the kept events as one self-contained HTML page that fetches nothing: lanes over a cluster-time axis (a
+     * long quiet stretch compressed and labelled with its length) for the faults (applied to healed), each broker, each
+     * partition (its leader and leader epoch, its ISR, red below min.insync.replicas, high-watermark moves), each
+     * consumer group (its states, generations and members) and each transactional id; a legend; every event as a table
+     * row linked to its mark; and the history check's lost, duplicated and skipped records, each loss with the fault that
+     * lost it.
      *
      * @return {@code path}
      */
     default java.nio.file.Path writeHtml(java.nio.file.Path path) {
+        return writeHtml(path, null);
+    }
+
+    /**
+     * As {@link #writeHtml(java.nio.file.Path)}, with {@code title} (a test's class and method, say) naming the page.
+     *
+     * @param title what the page is about, or null
+     * @return {@code path}
+     */
+    default java.nio.file.Path writeHtml(java.nio.file.Path path, String title) {
         try {
             java.nio.file.Path parent = path.toAbsolutePath().getParent();
             if (parent != null) {
                 java.nio.file.Files.createDirectories(parent);
             }
-            return java.nio.file.Files.writeString(path, TimelineHtml.render(snapshot(), findings()));
+            return java.nio.file.Files.writeString(path, TimelineHtml.render(snapshot(), findings(), title));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("Cannot write the timeline to " + path, e);
         }

@@ -83,6 +83,8 @@ public final class Handlers {
                 serves(new DescribeConfigsHandler(), 1, 4),
                 serves(new IncrementalAlterConfigsHandler(), 0, 1),
                 serves(new AlterConfigsHandler(), 0, 2),
+                serves(new DescribeClientQuotasHandler(), 0, 1),
+                serves(new AlterClientQuotasHandler(), 0, 1),
                 serves(new DescribeClusterHandler(), 0, 2),
                 serves(new DescribeTopicPartitionsHandler(), 0, 0),
                 serves(new DescribeLogDirsHandler(), 1, 5),

@@ -39,8 +39,8 @@ import org.apache.kafka.common.record.TimestampType;
  * <p>A storage failure surfaces as {@link KafkaStorageException} naming the file, so that a
  * handler can answer {@code KAFKA_STORAGE_ERROR} like any other protocol error.
  *
- * <p>This class is not thread-safe: the cluster loop owns the log. The records it returns are
- * copies and may be handed to network threads.
+ * <p>This class is not thread-safe: the cluster loop owns the log. The records it returns, copies from
+ * {@link #read} or views of the mapping from {@link #readMapped}, may be handed to network threads.
  */
 public final class PartitionLog implements AutoCloseable {
 

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code java -jar target/samsa-*-standalone.jar --brokers N}: from process start to the ready line on stdout,
  *       for 1 and 3 brokers (the process is then stopped with SIGTERM); then the same with the class-data sharing
- *       archive the README describes (written once by a run with {@code -XX:ArchiveClassesAtExit});</li>
+ *       archive docs/standalone.md describes (written once by a run with {@code -XX:ArchiveClassesAtExit});</li>
  *   <li>inside a JVM that is already running (as a test JVM is): the first 3-broker {@code KafkaCluster} from
  *       {@code builder()} to {@code start()} returning, then the median of 20 later clusters in the same JVM.</li>
  * </ul>
@@ -45,7 +45,7 @@ public final class ColdStartBenchmark {
         Path jar = standaloneJar();
         System.out.printf(Locale.ROOT, "JVM %s, %d CPUs, %d runs each%n", Runtime.version(),
                 Runtime.getRuntime().availableProcessors(), runs);
-        // The README's class-data sharing: one run that writes the archive at exit, then runs that map it.
+        // The class-data sharing of docs/standalone.md: one run that writes the archive at exit, then runs that map it.
         Path archive = Path.of("target", "samsa-bench.jsa");
         Files.deleteIfExists(archive);
         untilReadyLine(List.of(java, "-XX:ArchiveClassesAtExit=" + archive, "-jar", jar.toString(), "--brokers", "3"));

@@ -58,6 +58,8 @@ class HandlerVersionsTest {
             ApiKeys.ALTER_CONFIGS, "0-2",
             ApiKeys.DESCRIBE_LOG_DIRS, "1-5",
             ApiKeys.DESCRIBE_TOPIC_PARTITIONS, "0-0",
+            ApiKeys.DESCRIBE_CLIENT_QUOTAS, "0-1",
+            ApiKeys.ALTER_CLIENT_QUOTAS, "0-1",
             ApiKeys.ALTER_PARTITION_REASSIGNMENTS, "0-1",
             ApiKeys.LIST_PARTITION_REASSIGNMENTS, "0-0",
             ApiKeys.OFFSET_DELETE, "0-0",

@@ -45,6 +45,8 @@ class StaleLeaderTest {
             cluster.broker(stale).heal();
             Truncated truncation = cluster.events().await(Truncated.class, t -> t.brokerId() == stale, Duration.ofSeconds(10));
             assertThat(truncation.records()).isEqualTo(K);
+            assertThat(cluster.history().lost()).as("%s", cluster.history()).hasSize(K).allSatisfy(l -> assertThat(l.lostBy())
+                    .as("the fault that lost them").endsWith("FaultApplied  isolate broker=" + stale + " from brokers"));
 
             List<String> after;
             try (KafkaProducer<String, String> fresh = producer(cluster, "1", Map.of())) {

@@ -1,5 +1,6 @@
 package dev.samsa.security;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -315,12 +316,12 @@ class AclTest {
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cluster.consumerConfig(user, group))) {
             consumer.subscribe(List.of(topic));
             List<String> values = new ArrayList<>();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-            while (values.isEmpty() && System.nanoTime() < deadline) {
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(1)).until(() -> {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
                     values.add(r.value());
                 }
-            }
+                return !values.isEmpty();
+            });
             consumer.commitSync();
             assertThat(consumer.committed(java.util.Set.of(new TopicPartition(topic, 0)))).isNotEmpty();
             return values;

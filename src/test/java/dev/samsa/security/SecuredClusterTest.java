@@ -1,5 +1,6 @@
 package dev.samsa.security;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -188,12 +189,12 @@ class SecuredClusterTest {
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig)) {
             consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (values.size() < 10 && System.nanoTime() < deadline) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
                     values.add(r.value());
                 }
-            }
+                return values.size() >= 10;
+            });
         }
         assertThat(values).as("values read back over %s", consumerConfig.get("security.protocol"))
                 .containsExactlyInAnyOrder("v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9");

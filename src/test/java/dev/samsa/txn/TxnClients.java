@@ -1,5 +1,6 @@
 package dev.samsa.txn;
 
+import static org.awaitility.Awaitility.await;
 import dev.samsa.Api;
 import dev.samsa.KafkaCluster;
 import dev.samsa.RequestInterceptor;
@@ -81,13 +82,11 @@ public final class TxnClients {
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
             List<ConsumerRecord<String, String>> records = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("Reading " + partitions + " at " + isolation + " did not reach " + end);
-                }
-                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
-            }
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1))
+                    .alias("reading " + partitions + " at " + isolation + " reaches " + end).until(() -> {
+                        consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+                        return partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
+                    });
             records.sort((a, b) -> a.partition() != b.partition() ? Integer.compare(a.partition(), b.partition())
                     : Long.compare(a.offset(), b.offset()));
             return records;

@@ -135,15 +135,17 @@ public final class SamsaExtension implements BeforeAllCallback, BeforeEachCallba
     }
 
     /**
-     * The cluster's whole kept timeline as a page under the build directory, named after the test; a path a person
-     * opens in a browser beside the text timeline.
+     * The cluster's whole kept timeline as a page under the build directory, named and titled after the test (its class
+     * and method, and the seed); a path a person opens in a browser beside the text timeline.
      */
     private static java.nio.file.Path writeHtmlTimeline(ExtensionContext context, KafkaCluster cluster) {
         String name = (context.getRequiredTestClass().getName() + "." + context.getDisplayName())
                 .replaceAll("[^A-Za-z0-9._-]+", "_");
         java.nio.file.Path path = java.nio.file.Path.of("target", "samsa-timelines", name + ".html").toAbsolutePath();
+        String title = context.getRequiredTestClass().getName() + "." + context.getTestMethod()
+                .map(m -> m.getName() + "()").orElse(context.getDisplayName()) + " (seed " + cluster.seed() + ")";
         try {
-            return cluster.events().writeHtml(path);
+            return cluster.events().writeHtml(path, title);
         } catch (java.io.UncheckedIOException e) {
             return java.nio.file.Path.of("(not written: " + e.getCause().getMessage() + ")");
         }

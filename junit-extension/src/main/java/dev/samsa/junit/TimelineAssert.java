@@ -1,8 +1,10 @@
 package dev.samsa.junit;
 
+import dev.samsa.event.ClusterEvent;
 import dev.samsa.event.TimedEvent;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.assertj.core.api.AbstractAssert;
 import org.assertj.core.api.Assertions;
@@ -17,6 +19,33 @@ public final class TimelineAssert extends AbstractAssert<TimelineAssert, List<Ti
 
     TimelineAssert(List<TimedEvent> events) {
         super(List.copyOf(events), TimelineAssert.class);
+    }
+
+    /**
+     * Some event is of this kind and matches {@code condition}, read from its typed fields:
+     * {@code hasEvent(LeaderChanged.class, e -> e.topic().equals("orders") && e.newLeader() == 2)}.
+     */
+    public <E extends ClusterEvent> TimelineAssert hasEvent(Class<E> kind, Predicate<? super E> condition) {
+        if (actual.stream().map(TimedEvent::event).filter(kind::isInstance).map(kind::cast).noneMatch(condition)) {
+            fail("to have an event " + kind.getSimpleName() + " matching the condition");
+        }
+        return this;
+    }
+
+    /** Some event is of this kind. */
+    public TimelineAssert hasEvent(Class<? extends ClusterEvent> kind) {
+        return hasEvent(kind, e -> true);
+    }
+
+    /** No event of this kind matches {@code condition}. */
+    public <E extends ClusterEvent> TimelineAssert doesNotHaveEvent(Class<E> kind, Predicate<? super E> condition) {
+        List<TimedEvent> found = actual.stream().filter(e -> kind.isInstance(e.event()) && condition.test(kind.cast(e.event())))
+                .toList();
+        if (!found.isEmpty()) {
+            fail("to have no event " + kind.getSimpleName() + " matching the condition but found " + found.size()
+                    + ", first " + found.get(0));
+        }
+        return this;
     }
 
     /** Some event has this type ("TopicCreated", "BrokerStopped", "GroupStateChanged", ...). */

@@ -74,7 +74,10 @@ class FailureTimelineTest {
         java.nio.file.Path html = java.nio.file.Path.of("target", "samsa-timelines",
                 "dev.samsa.junit.FailureTimelineTest_Failing.fails_KafkaCluster_.html").toAbsolutePath();
         assertThat(stdout.toString(StandardCharsets.UTF_8)).contains("Samsa HTML timeline: " + html);
-        assertThat(html).content().contains("<svg", "during-the-failing-test");
+        String seed = timeline.replaceFirst("(?s)^Samsa cluster timeline during fails\\(KafkaCluster\\) \\(seed (-?\\d+),.*", "$1");
+        assertThat(html).content().contains("<svg", "during-the-failing-test")
+                .as("titled after the test's class and method, with the seed")
+                .contains("<h1>Samsa timeline: dev.samsa.junit.FailureTimelineTest$Failing.fails() (seed " + seed + ")</h1>");
     }
 
     @Fixture

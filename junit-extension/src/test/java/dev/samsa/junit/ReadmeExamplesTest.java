@@ -37,15 +37,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Every Java example of the README's JUnit section, as a test that runs; {@link #everyJavaExampleOfTheReadmeIsInThisFile}
- * fails when the README and this file drift apart. Each example is a {@code @Nested} class here where the README shows
- * a top-level class.
+ * Every Java example of the README's JUnit section and of the JUnit guide (docs/junit.md), as a test that runs;
+ * {@link #everyJavaExampleOfTheReadmeIsInThisFile} fails when those and this file drift apart. Each example is a
+ * {@code @Nested} class here where the README shows a top-level class.
  */
 class ReadmeExamplesTest {
 
     /** Samsa's own folder; the compatibility projects (src/it) compile this file from there and run it elsewhere. */
     private static final Path PROJECT = Path.of(System.getProperty("samsa.project.dir", "."));
     private static final Path README = PROJECT.resolve("README.md");
+    private static final Path GUIDE = PROJECT.resolve("docs/junit.md");
     private static final Path THIS_FILE = PROJECT.resolve("junit-extension/src/test/java/dev/samsa/junit/ReadmeExamplesTest.java");
     private static final String SECTION = "## JUnit 5 extension";
 
@@ -55,16 +56,23 @@ class ReadmeExamplesTest {
         int start = readme.indexOf(SECTION);
         assertThat(start).as("README section \"%s\"", SECTION).isNotNegative();
         int end = readme.indexOf("\n## ", start + SECTION.length());
-        String section = readme.substring(start, end < 0 ? readme.length() : end);
+        List<String> readmeExamples = javaBlocks(readme.substring(start, end < 0 ? readme.length() : end));
+        List<String> guideExamples = javaBlocks(Files.readString(GUIDE));
+        String source = normalize(Files.readString(THIS_FILE));
+
+        assertThat(readmeExamples).as("Java examples in the README's JUnit section").hasSize(1);
+        assertThat(guideExamples).as("Java examples in docs/junit.md").hasSizeGreaterThanOrEqualTo(8);
+        assertThat(readmeExamples).allSatisfy(example -> assertThat(source).as("this file").contains(example));
+        assertThat(guideExamples).allSatisfy(example -> assertThat(source).as("this file").contains(example));
+    }
+
+    private static List<String> javaBlocks(String markdown) {
         List<String> examples = new ArrayList<>();
-        Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(section);
+        Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(markdown);
         while (block.find()) {
             examples.add(normalize(block.group(1)));
         }
-        String source = normalize(Files.readString(THIS_FILE));
-
-        assertThat(examples).as("Java examples in the README's JUnit section").hasSizeGreaterThanOrEqualTo(8);
-        assertThat(examples).allSatisfy(example -> assertThat(source).as("this file").contains(example));
+        return examples;
     }
 
     /** Lines without their indentation, blank lines and this file's @Nested markers dropped. */
@@ -73,7 +81,7 @@ class ReadmeExamplesTest {
                 .collect(Collectors.joining("\n"));
     }
 
-    // ## JUnit 5 extension: the first example
+    // README, "## JUnit 5 extension", and docs/junit.md: the first example
 
     @Nested
     @EmbeddedKafkaCluster(topics = @Topic(name = "orders", partitions = 3))
@@ -88,7 +96,7 @@ class ReadmeExamplesTest {
         }
     }
 
-    // ### Configuration and injection
+    // docs/junit.md: Configuration and injection
 
     @Nested
     @EmbeddedKafkaCluster(brokers = 3, topics = @Topic(name = "payments", partitions = 6, replicationFactor = 3),
@@ -112,7 +120,7 @@ class ReadmeExamplesTest {
         }
     }
 
-    // ### A manual clock, and a cluster per test
+    // docs/junit.md: A manual clock, and a cluster per test
 
     @Nested
     @EmbeddedKafkaCluster(clock = ClockType.MANUAL, clockStart = "2026-01-01T00:00:00Z", seed = 42,
@@ -131,7 +139,7 @@ class ReadmeExamplesTest {
         }
     }
 
-    // ### Configured in code
+    // docs/junit.md: Configured in code
 
     @Nested
     class InventoryTest {
@@ -150,7 +158,7 @@ class ReadmeExamplesTest {
         }
     }
 
-    // ### Your own annotation
+    // docs/junit.md: Your own annotation
 
     @Target(ElementType.TYPE)
     @Retention(RetentionPolicy.RUNTIME)
@@ -168,7 +176,7 @@ class ReadmeExamplesTest {
         }
     }
 
-    // ### Spring Kafka and other code that reads a system property
+    // docs/junit.md: Spring Kafka and other code that reads a system property
 
     @Nested
     @EmbeddedKafkaCluster(topics = @Topic(name = "greetings"))
@@ -185,7 +193,7 @@ class ReadmeExamplesTest {
         }
     }
 
-    // ### AssertJ
+    // docs/junit.md: AssertJ
 
     @Nested
     @EmbeddedKafkaCluster(topics = {@Topic(name = "orders"), @Topic(name = "amounts")})
@@ -232,7 +240,7 @@ class ReadmeExamplesTest {
         }
     }
 
-    // ### Awaitility
+    // docs/junit.md: Awaitility
 
     @Nested
     @EmbeddedKafkaCluster(brokers = 3, topics = @Topic(name = "orders", replicationFactor = 3),

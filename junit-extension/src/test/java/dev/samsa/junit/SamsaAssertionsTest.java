@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.samsa.GroupState;
 import dev.samsa.KafkaCluster;
+import dev.samsa.event.TopicCreated;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +107,21 @@ class SamsaAssertionsTest {
                         + " order, but after [TopicCreated] no ClusterStarted follows.\nActual timeline:\n")
                 .hasMessageContaining("ClusterStarted  seed=")
                 .hasMessageContaining("TopicCreated  audited");
+    }
+
+    @Test
+    void typedTimelineAssertionsReadTheEventsFields(KafkaCluster cluster) {
+        cluster.createTopic("typed", 3, 1);
+
+        assertThat(cluster).timeline()
+                .hasEvent(TopicCreated.class)
+                .hasEvent(TopicCreated.class, e -> e.topic().equals("typed") && e.partitions() == 3)
+                .doesNotHaveEvent(TopicCreated.class, e -> e.topic().equals("other"));
+        assertThatThrownBy(() -> assertThat(cluster).timeline().hasEvent(TopicCreated.class, e -> e.partitions() == 4))
+                .hasMessageStartingWith("Expected the cluster timeline to have an event TopicCreated matching the condition.")
+                .hasMessageContaining("TopicCreated  typed");
+        assertThatThrownBy(() -> assertThat(cluster).timeline().doesNotHaveEvent(TopicCreated.class, e -> e.partitions() == 3))
+                .hasMessageContaining("to have no event TopicCreated matching the condition but found 1");
     }
 
     @Test

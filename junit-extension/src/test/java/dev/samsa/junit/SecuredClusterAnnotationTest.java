@@ -1,5 +1,6 @@
 package dev.samsa.junit;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.samsa.KafkaCluster;
@@ -30,12 +31,12 @@ class SecuredClusterAnnotationTest {
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cluster.consumerConfig("alice", "g"))) {
             consumer.subscribe(List.of("secured"));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (values.isEmpty() && System.nanoTime() < deadline) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
                     values.add(r.value());
                 }
-            }
+                return !values.isEmpty();
+            });
         }
         assertThat(values).containsExactly("v");
     }

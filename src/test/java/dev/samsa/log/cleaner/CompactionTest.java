@@ -1,5 +1,6 @@
 package dev.samsa.log.cleaner;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -283,12 +284,12 @@ class CompactionTest {
             TopicPartition tp = new TopicPartition(topic, 0);
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (consumer.position(tp) < endOffset && System.nanoTime() < deadline) {
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(1)).until(() -> {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
                     out.put(record.offset(), record.key() + "=" + record.value());
                 }
-            }
+                return consumer.position(tp) >= endOffset;
+            });
         }
         return out;
     }

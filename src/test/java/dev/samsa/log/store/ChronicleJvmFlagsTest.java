@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The pom's {@code chronicle.jvm.flags} is the one list of chronicle's JVM flags; the code reads it through a filtered
- * resource, and the copies a reader sees (the README) or {@code java -jar} honours (the manifest) must say the same.
+ * resource, and the copies a reader sees (docs/compatibility.md, "JVM flags") or {@code java -jar} honours (the manifest) must say the same.
  */
 class ChronicleJvmFlagsTest {
 
@@ -45,9 +45,11 @@ class ChronicleJvmFlagsTest {
     }
 
     @Test
-    void shouldBeTheListTheReadmeGives() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
-        String block = between(between(readme, "### JVM flags", "\n## "), "```\n", "```");
+    void shouldBeTheListTheCompatibilityGuideGives() throws IOException {
+        String guide = Files.readString(Path.of("docs/compatibility.md"));
+        int section = guide.indexOf("\n## JVM flags\n");
+        assertThat(section).as("docs/compatibility.md's section \"## JVM flags\"").isNotNegative();
+        String block = between(guide.substring(section), "```\n", "```");
 
         assertThat(block.trim().split("\\s+")).containsExactlyElementsOf(flags());
     }

@@ -163,13 +163,11 @@ class TransactionFaultsTest {
             consumer.seekToBeginning(tps);
             Map<TopicPartition, Long> end = consumer.endOffsets(tps);
             List<String> values = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("read_committed did not reach " + end);
-                }
-                consumer.poll(Duration.ofMillis(100)).forEach(r -> values.add(r.value()));
-            }
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(1)).alias("read_committed reaches " + end)
+                    .until(() -> {
+                        consumer.poll(Duration.ofMillis(100)).forEach(r -> values.add(r.value()));
+                        return tps.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
+                    });
             return values;
         }
     }

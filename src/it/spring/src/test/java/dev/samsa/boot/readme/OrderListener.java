@@ -5,7 +5,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 
-// ## Spring Boot tests: the application's listener
+// ## docs/spring.md: the application's listener
 
 @Component
 public class OrderListener {

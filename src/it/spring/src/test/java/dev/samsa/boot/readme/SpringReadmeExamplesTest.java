@@ -30,19 +30,21 @@ import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 
 /**
- * Every Java example of the README's Spring section, as a test that runs; the first tests fail when the README and
- * these files drift apart, or when its migration table misses an attribute of the {@code @EmbeddedKafka} (or a method
- * of the {@code EmbeddedKafkaBroker}) of the Spring Kafka on the classpath. Each example is a {@code @Nested} class
- * here where the README shows a top-level class.
+ * Every Java example of the README's Spring section and of the Spring guide (docs/spring.md), as a test that runs; the
+ * first tests fail when those and these files drift apart, or when the guide's migration table misses an attribute of
+ * the {@code @EmbeddedKafka} (or a method of the {@code EmbeddedKafkaBroker}) of the Spring Kafka on the classpath.
+ * Each example is a {@code @Nested} class here where the README shows a top-level class.
  */
 class SpringReadmeExamplesTest {
 
     /** Samsa's own folder; the Spring Boot projects (src/it) compile this file from there and run it elsewhere. */
     private static final Path PROJECT = Path.of(System.getProperty("samsa.project.dir", "."));
     private static final Path HERE = PROJECT.resolve("src/it/spring/src/test/java/dev/samsa/boot/readme");
+    private static final Path GUIDE = PROJECT.resolve("docs/spring.md");
     private static final String SECTION = "## Spring Boot tests";
 
-    private static String section() throws IOException {
+    /** The README's Spring section, up to the next "## " heading. */
+    private static String readmeSection() throws IOException {
         String readme = Files.readString(PROJECT.resolve("README.md"));
         int start = readme.indexOf(SECTION);
         assertThat(start).as("README section \"%s\"", SECTION).isNotNegative();
@@ -50,24 +52,34 @@ class SpringReadmeExamplesTest {
         return readme.substring(start, end < 0 ? readme.length() : end);
     }
 
-    @Test
-    void everyJavaExampleOfTheSpringSectionIsHere() throws IOException {
+    private static List<String> javaBlocks(String markdown) {
         List<String> examples = new ArrayList<>();
-        Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(section());
+        Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(markdown);
         while (block.find()) {
             examples.add(normalize(block.group(1)));
         }
+        return examples;
+    }
+
+    @Test
+    void everyJavaExampleOfTheSpringSectionIsHere() throws IOException {
+        List<String> readmeExamples = javaBlocks(readmeSection());
+        List<String> guideExamples = javaBlocks(Files.readString(GUIDE));
         String source = normalize(Files.readString(HERE.resolve("SpringReadmeExamplesTest.java"))) + "\n"
                 + normalize(Files.readString(HERE.resolve("OrderListener.java")));
 
-        assertThat(examples).as("Java examples in the README's Spring section").hasSize(4);
-        assertThat(examples).allSatisfy(example -> assertThat(source).as("these files").contains(example));
+        assertThat(readmeExamples).as("Java examples in the README's Spring section").hasSize(1);
+        assertThat(guideExamples).as("Java examples in docs/spring.md").hasSize(4);
+        assertThat(readmeExamples).allSatisfy(example -> assertThat(source).as("these files").contains(example));
+        assertThat(guideExamples).allSatisfy(example -> assertThat(source).as("these files").contains(example));
     }
 
     @Test
     void theMigrationTableNamesEveryAttributeOfEmbeddedKafkaAndEveryMethodOfTheBroker() throws IOException {
-        String section = section();
-        String table = section.substring(section.indexOf("| Spring Kafka | Samsa |"));
+        String guide = Files.readString(GUIDE);
+        int header = guide.indexOf("| Spring Kafka | Samsa |");
+        assertThat(header).as("docs/spring.md's migration table").isNotNegative();
+        String table = guide.substring(header);
         List<String> names = new ArrayList<>();
         Arrays.stream(EmbeddedKafka.class.getDeclaredMethods()).map(Method::getName).forEach(names::add);
         Arrays.stream(EmbeddedKafkaBroker.class.getDeclaredMethods()).filter(m -> Modifier.isPublic(m.getModifiers()))
@@ -84,7 +96,7 @@ class SpringReadmeExamplesTest {
                 .collect(Collectors.joining("\n"));
     }
 
-    // ## Spring Boot tests: a test of the listener
+    // ## docs/spring.md (and the README's Spring section): a test of the listener
 
     @Nested
     @SpringBootTest
@@ -104,7 +116,7 @@ class SpringReadmeExamplesTest {
         }
     }
 
-    // ## Spring Boot tests: faults and time
+    // ## docs/spring.md: faults and time
 
     @Nested
     @SpringBootTest
@@ -134,7 +146,7 @@ class SpringReadmeExamplesTest {
         }
     }
 
-    // ## Spring Boot tests: a property of the application's own
+    // ## docs/spring.md: a property of the application's own
 
     @Nested
     @SpringBootTest(properties = "billing.kafka.brokers=${spring.embedded.kafka.brokers}")
