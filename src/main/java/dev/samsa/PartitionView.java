@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.zip.CRC32;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.utils.ByteBufferOutputStream;
+import org.apache.kafka.common.utils.internals.ByteBufferOutputStream;
 
 /**
  * A live view of one partition: every call reads the cluster's state at that moment (on the cluster loop).

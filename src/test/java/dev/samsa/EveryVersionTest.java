@@ -23,8 +23,8 @@ import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -70,7 +70,7 @@ class EveryVersionTest {
                         c.writeFrame(frame);
                         org.apache.kafka.common.requests.AbstractResponse response = c.receive(header);
                         if (response instanceof org.apache.kafka.common.requests.OffsetFetchResponse fetched) {
-                            String groupId = "commit-" + Math.max(2, Math.min(v, 9));
+                            String groupId = "commit-" + Math.max(2, Math.min(v, 10));
                             var found = fetched.group(groupId).topics().stream().flatMap(t -> t.partitions().stream())
                                     .filter(pd -> pd.partitionIndex() == 0).findFirst();
                             if (found.isEmpty() || found.get().committedOffset() != 0 || !"m".equals(found.get().metadata())) {
@@ -137,20 +137,22 @@ class EveryVersionTest {
                 // A simple (group-less) commit: the success path of every version.
                 OffsetCommitRequestData commit = new OffsetCommitRequestData().setGroupId("commit-" + v).setMemberId("")
                         .setGenerationIdOrMemberEpoch(-1);
-                commit.topics().add(new OffsetCommitRequestData.OffsetCommitRequestTopic().setName(TOPIC).setPartitions(List.of(
+                commit.topics().add(new OffsetCommitRequestData.OffsetCommitRequestTopic().setName(v < 10 ? TOPIC : "")
+                        .setTopicId(v >= 10 ? topicId : Uuid.ZERO_UUID).setPartitions(List.of(
                         new OffsetCommitRequestData.OffsetCommitRequestPartition().setPartitionIndex(0).setCommittedOffset(0)
                                 .setCommittedMetadata("m"))));
                 return commit;
             case OFFSET_FETCH:
                 // Reads what OFFSET_COMMIT of the same version stored (the APIs' versions are walked in key order).
-                String committedBy = "commit-" + Math.max(2, Math.min(v, 9)); // OffsetCommit is served from v2
+                String committedBy = "commit-" + Math.max(2, Math.min(v, 10)); // OffsetCommit is served from v2
                 if (v < 8) {
                     return new OffsetFetchRequestData().setGroupId(committedBy).setTopics(List.of(
                             new OffsetFetchRequestData.OffsetFetchRequestTopic().setName(TOPIC).setPartitionIndexes(List.of(0))));
                 }
                 return new OffsetFetchRequestData().setGroups(List.of(new OffsetFetchRequestData.OffsetFetchRequestGroup()
                         .setGroupId(committedBy).setTopics(List.of(new OffsetFetchRequestData.OffsetFetchRequestTopics()
-                                .setName(TOPIC).setPartitionIndexes(List.of(0))))));
+                                .setName(v < 10 ? TOPIC : "").setTopicId(v >= 10 ? topicId : Uuid.ZERO_UUID)
+                                .setPartitionIndexes(List.of(0))))));
             case CREATE_TOPICS:
                 CreateTopicsRequestData create = new CreateTopicsRequestData().setValidateOnly(true).setTimeoutMs(5000);
                 create.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("created-" + v).setNumPartitions(1)

@@ -36,7 +36,7 @@ class TxnOffsetCommitWireTest {
     private static TxnOffsetCommitRequestData commit(InitProducerIdResponseData producer, long offset) {
         return new TxnOffsetCommitRequestData().setTransactionalId(TXN).setGroupId(GROUP)
                 .setProducerId(producer.producerId()).setProducerEpoch(producer.producerEpoch())
-                .setGenerationId(-1).setMemberId("").setTopics(List.of(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic()
+                .setGenerationIdOrMemberEpoch(-1).setMemberId("").setTopics(List.of(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic()
                         .setName("orders").setPartitions(List.of(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition()
                                 .setPartitionIndex(0).setCommittedOffset(offset).setCommittedMetadata("")))));
     }
@@ -62,8 +62,8 @@ class TxnOffsetCommitWireTest {
              RawConnection c = RawConnection.connect(cluster.broker(1))) {
             InitProducerIdResponseData producer = initProducerId(c);
 
-            TxnOffsetCommitResponse v3 = c.send(new TxnOffsetCommitRequest.Builder(commit(producer, 5)).build((short) 3));
-            TxnOffsetCommitResponse v4 = c.send(new TxnOffsetCommitRequest.Builder(commit(producer, 5)).build((short) 4));
+            TxnOffsetCommitResponse v3 = c.send(TxnOffsetCommitRequest.Builder.forTopicNames(commit(producer, 5), true).build((short) 3));
+            TxnOffsetCommitResponse v4 = c.send(TxnOffsetCommitRequest.Builder.forTopicNames(commit(producer, 5), true).build((short) 4));
 
             assertThat(partitionError(v3)).as("before KIP-890's new error").isEqualTo(Errors.INVALID_TXN_STATE);
             assertThat(partitionError(v4)).isEqualTo(Errors.TRANSACTION_ABORTABLE);
@@ -81,7 +81,7 @@ class TxnOffsetCommitWireTest {
                     .setGroupId(GROUP)).build());
             assertThat(Errors.forCode(added.data().errorCode())).isEqualTo(Errors.NONE);
 
-            TxnOffsetCommitResponse committed = c.send(new TxnOffsetCommitRequest.Builder(commit(producer, 5)).build((short) 3));
+            TxnOffsetCommitResponse committed = c.send(TxnOffsetCommitRequest.Builder.forTopicNames(commit(producer, 5), true).build((short) 3));
             assertThat(partitionError(committed)).isEqualTo(Errors.NONE);
 
             OffsetFetchResponse single = c.send(fetch(true).build((short) 7));

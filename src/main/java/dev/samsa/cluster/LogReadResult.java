@@ -2,8 +2,8 @@ package dev.samsa.cluster;
 
 import java.util.List;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.Records;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Records;
 
 /**
  * What a fetch read from one partition, as Kafka's {@code LogReadResult}: whole batches from the one holding the fetch

@@ -5,8 +5,8 @@ import dev.samsa.log.EpochEndOffset;
 import dev.samsa.log.MappedRecords;
 import dev.samsa.log.PartitionLog;
 import java.util.OptionalInt;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.record.Records;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.Records;
 
 /**
  * Followers pulling from their leader, in-process. A fetch runs as its own task on the cluster loop after the leader

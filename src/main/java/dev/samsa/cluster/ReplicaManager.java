@@ -28,10 +28,10 @@ import org.apache.kafka.common.errors.UnknownLeaderEpochException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.FileRecords;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.Records;
-import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Records;
+import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * Everything a client does to the partitions a broker leads goes through here, as through Kafka's ReplicaManager:
@@ -47,6 +47,7 @@ public final class ReplicaManager {
     public static final long MAX_TIMESTAMP = -3L;
     public static final long EARLIEST_LOCAL_TIMESTAMP = -4L;
     public static final long LATEST_TIERED_TIMESTAMP = -5L;
+    public static final long EARLIEST_PENDING_UPLOAD_TIMESTAMP = -6L;
     /** What DeleteRecords asks for with offset -1: everything below the high watermark (DeleteRecordsRequest.HIGH_WATERMARK). */
     public static final long DELETE_TO_HIGH_WATERMARK = -1L;
 
@@ -269,7 +270,7 @@ public final class ReplicaManager {
 
     /**
      * Kafka's fetchOffsetForTimestamp: earliest and earliest local (the log start offset: no tiered storage), latest
-     * (the last fetchable offset), latest tiered (none), max timestamp, or the first record at or after a timestamp;
+     * (the last fetchable offset), latest tiered and earliest pending upload (none), max timestamp, or the first record at or after a timestamp;
      * only records below the last fetchable offset count. That is the high watermark for READ_UNCOMMITTED and the last
      * stable offset for READ_COMMITTED. Empty when nothing answers.
      *
@@ -288,7 +289,7 @@ public final class ReplicaManager {
             found = Optional.of(new TimestampAndOffset(-1, log.logStartOffset(), log.epochForOffset(log.logStartOffset()).orElse(-1)));
         } else if (timestamp == LATEST_TIMESTAMP) {
             found = Optional.of(new TimestampAndOffset(-1, lastFetchable, log.latestEpoch().orElse(-1)));
-        } else if (timestamp == LATEST_TIERED_TIMESTAMP) {
+        } else if (timestamp == LATEST_TIERED_TIMESTAMP || timestamp == EARLIEST_PENDING_UPLOAD_TIMESTAMP) {
             found = Optional.empty();
         } else if (timestamp == MAX_TIMESTAMP) {
             found = Optional.of(log.maxTimestamp()).filter(t -> t.offset() >= 0 && t.offset() < lastFetchable);

@@ -4,9 +4,9 @@ import dev.samsa.event.CoordinatorRecordSkipped;
 import dev.samsa.event.Timeline;
 import dev.samsa.log.LogReadInfo;
 import dev.samsa.log.PartitionLog;
-import org.apache.kafka.common.record.ControlRecordType;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
 
 /** Replays a coordinator partition's log into a fresh shard, as Kafka's {@code CoordinatorLoader}. */
 public final class CoordinatorLoader {

@@ -1,7 +1,7 @@
 package dev.samsa.coordinator;
 
 import java.util.List;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * What a write operation computed, as Kafka's {@code CoordinatorResult}: the records that change the shard and the

@@ -1,6 +1,6 @@
 package dev.samsa.coordinator;
 
-import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.internal.Record;
 
 /**
  * The state one coordinator keeps for one partition of its internal topic, as Kafka's {@code CoordinatorShard}: built

@@ -30,7 +30,7 @@ import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.InvalidGroupIdException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * What the group protocols and the offsets run on: the loaded {@link GroupCoordinatorShard} of a group id (through the

@@ -15,7 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.internal.Record;
 
 /**
  * The groups and committed offsets of one {@code __consumer_offsets} partition, held by the broker that leads it and

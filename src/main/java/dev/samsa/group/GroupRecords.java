@@ -11,9 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * The records the coordinator appends to {@code __consumer_offsets}, in Samsa's own compact encoding (kafka-clients

@@ -28,7 +28,7 @@ import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.StaleMemberEpochException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * Committed offsets, as Kafka's {@code OffsetMetadataManager}: OffsetCommit (checked against the member and generation;
@@ -46,6 +46,9 @@ import org.apache.kafka.common.record.SimpleRecord;
  * Owned by the cluster loop.
  */
 public final class OffsetStore {
+
+    /** TxnOffsetCommit v6 (KIP-1319): GROUP_ID_NOT_FOUND and STALE_MEMBER_EPOCH reach the producer as themselves. */
+    public static final short TXN_OFFSET_COMMIT_MEMBER_EPOCH_VERSION = 6;
 
     private final GroupCoordinatorContext context;
     private final ClassicGroupLiveness classicLiveness;
@@ -104,9 +107,10 @@ public final class OffsetStore {
      * partition: UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION (also for a generation given to a group that does not exist),
      * FENCED_INSTANCE_ID, INVALID_GROUP_ID, INVALID_PRODUCER_EPOCH, or a coordinator error. A group that does not
      * exist and is given no generation becomes a simple group, as for OffsetCommit. In a KIP-848 consumer group the
-     * generation is the member's epoch; another epoch is ILLEGAL_GENERATION, as Kafka answers a producer.
+     * generation is the member's epoch; another epoch is ILLEGAL_GENERATION, as Kafka answers a producer. From
+     * TxnOffsetCommit v6 (KIP-1319) those two are GROUP_ID_NOT_FOUND and STALE_MEMBER_EPOCH, as Kafka 4.4 answers them.
      */
-    public void commitTransactional(int brokerId, long producerId, short producerEpoch, String groupId, String memberId,
+    public void commitTransactional(int brokerId, short version, long producerId, short producerEpoch, String groupId, String memberId,
                                     String instanceId, int generation, Map<TopicPartition, CommittedOffset> commits,
                                     Consumer<Errors> done) {
         context.writeTransactional(brokerId, groupId, producerId, producerEpoch, shard -> {
@@ -115,13 +119,19 @@ public final class OffsetStore {
                 try {
                     consumerGroup.throwIfTransactionalOffsetCommitIsInvalid(memberId, instanceId, generation);
                 } catch (StaleMemberEpochException e) {
-                    // As Kafka's validateTransactionalOffsetCommit: a producer knows generations, not member epochs.
+                    // As Kafka's validateTransactionalOffsetCommit: before v6 a producer knows generations, not member epochs.
+                    if (version >= TXN_OFFSET_COMMIT_MEMBER_EPOCH_VERSION) {
+                        throw e;
+                    }
                     throw new IllegalGenerationException(e.getMessage());
                 }
             } else {
                 ClassicGroup group = shard.groups.get(groupId);
                 if (group == null) {
                     if (generation >= 0) {
+                        if (version >= TXN_OFFSET_COMMIT_MEMBER_EPOCH_VERSION) {
+                            throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
+                        }
                         throw new IllegalGenerationException("Group " + groupId + " does not exist; rejoin the group.");
                     }
                     group = createSimpleGroup(shard, groupId);

@@ -22,12 +22,12 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
- * DescribeLogDirs v1-4 ({@code Admin.describeLogDirs}, {@code kafka-log-dirs}), as Kafka's
+ * DescribeLogDirs v1-5 ({@code Admin.describeLogDirs}, {@code kafka-log-dirs}), as Kafka's
  * {@code ReplicaManager.describeLogDirs}: this broker's one log directory ({@code <dir>/broker-<id>}) with the replicas
  * it hosts of the asked partitions (all when the topics are null), each with the bytes of its segments, its offset lag
  * (the high watermark less the log end offset, at least 0) and isFuture false (Samsa has no AlterReplicaLogDirs); from
- * v4 the total and usable bytes of the volume. A principal without DESCRIBE on the cluster gets
- * CLUSTER_AUTHORIZATION_FAILED and no directories.
+ * v4 the total and usable bytes of the volume; v5's isCordoned is false (Samsa never cordons a directory). A
+ * principal without DESCRIBE on the cluster gets CLUSTER_AUTHORIZATION_FAILED and no directories.
  */
 final class DescribeLogDirsHandler implements ApiHandler {
 

@@ -113,7 +113,7 @@ final class FetchHandler implements ApiHandler {
                 if (d.errorCode() != Errors.NONE.code() || d.records() == null || d.records().sizeInBytes() == 0) {
                     return;
                 }
-                long last = ((org.apache.kafka.common.record.Records) d.records()).lastBatch().orElseThrow().lastOffset();
+                long last = ((org.apache.kafka.common.record.internal.Records) d.records()).lastBatch().orElseThrow().lastOffset();
                 long from = context.toRead.get(tp).fetchOffset;
                 if (last >= from) {
                     broker.cluster().consumerHistory().delivered(request.clientId(), tp.topicPartition(), from, last,

@@ -7,16 +7,17 @@ import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
- * InitProducerId v0-6. Without a transactional id (an idempotent producer): always a fresh producer id with epoch 0,
+ * InitProducerId v0-5. Without a transactional id (an idempotent producer): always a fresh producer id with epoch 0,
  * as Kafka's coordinator does (the client bumps its epoch itself). With one: the transaction coordinator's answer
  * ({@link TransactionCoordinator#initProducerId}), PRODUCER_FENCED shown as INVALID_PRODUCER_EPOCH below v4 as Kafka
- * does for old clients. A request naming only one of producer id and epoch gets INVALID_REQUEST. v6's two-phase
- * commit (KIP-939) is off as in a default Kafka 4.1 broker: enable2Pc gets TRANSACTIONAL_ID_AUTHORIZATION_FAILED and
- * keepPreparedTxn UNSUPPORTED_VERSION.
+ * does for old clients. A request naming only one of producer id and epoch gets INVALID_REQUEST. v6 (two-phase
+ * commit, KIP-939) is not advertised: Kafka 4.4 still marks it unstable, so a default 4.4 broker does not advertise
+ * it either. Its fields are answered as a broker with two-phase commit off does, for when it is: enable2Pc gets
+ * TRANSACTIONAL_ID_AUTHORIZATION_FAILED and keepPreparedTxn UNSUPPORTED_VERSION.
  */
 final class InitProducerIdHandler implements ApiHandler {
 

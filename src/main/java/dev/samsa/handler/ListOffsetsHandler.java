@@ -16,8 +16,9 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
- * ListOffsets v1-10: earliest (-2), latest (-1, the last fetchable offset), max timestamp (-3, v7+), earliest local
- * (-4, v8+, the log start offset with no tiered storage), latest tiered (-5, v9+, none: -1), and the first record at
+ * ListOffsets v1-11: earliest (-2), latest (-1, the last fetchable offset), max timestamp (-3, v7+), earliest local
+ * (-4, v8+, the log start offset with no tiered storage), latest tiered (-5, v9+, none: -1), earliest pending upload
+ * (-6, v11+, KIP-1023; none without tiered storage: -1, as Kafka answers it), and the first record at
  * or after a timestamp below the last fetchable offset. The last fetchable offset is the high watermark for
  * read_uncommitted and the last stable offset for read_committed, as Kafka's fetchOffsetForTimestamp. A partition
  * asked twice gets INVALID_REQUEST.

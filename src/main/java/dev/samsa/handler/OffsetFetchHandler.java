@@ -1,5 +1,6 @@
 package dev.samsa.handler;
 
+import dev.samsa.cluster.Topic;
 import dev.samsa.group.CommittedOffset;
 import dev.samsa.group.OffsetStore;
 import dev.samsa.wire.KafkaRequest;
@@ -18,13 +19,14 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
- * OffsetFetch v1-9. v1-7: one group, topics null (v2+) for all committed offsets, a top-level error (v2+); v8+: several
+ * OffsetFetch v1-10. v1-7: one group, topics null (v2+) for all committed offsets, a top-level error (v2+); v8+: several
  * groups in one request. A partition without a commit answers offset -1. v5+ leader epochs. requireStable (v7+,
  * KIP-447; the consumer sets it for every fetch of its committed offsets): a partition that an open transaction has
  * committed an offset of answers UNSTABLE_OFFSET_COMMIT with offset -1, as Kafka answers it (per partition, the
  * group's error stays NONE), and the client retries. v9: a member of a KIP-848 consumer group gives its id and epoch
  * (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH for the group), as Kafka checks them.
- * v10 (topic ids) is not served.
+ * v10 names topics by id instead of name (KIP-848), asked and answered: an id no topic has answers UNKNOWN_TOPIC_ID
+ * for its partitions, and an all-topics answer leaves out the offsets of topics that no longer exist, as Kafka's.
  */
 final class OffsetFetchHandler implements ApiHandler {
 
@@ -62,13 +64,20 @@ final class OffsetFetchHandler implements ApiHandler {
                         .setMetadata(a.metadata()).setErrorCode(request.version() < 2 ? code : a.error().code())));
             });
         } else {
+            boolean byId = request.version() >= 10;
             for (OffsetFetchRequestData.OffsetFetchRequestGroup g : data.groups()) {
                 List<TopicPartition> wanted = null;
+                List<OffsetFetchRequestData.OffsetFetchRequestTopics> unknownIds = new ArrayList<>();
                 if (g.topics() != null) {
                     wanted = new ArrayList<>();
                     for (OffsetFetchRequestData.OffsetFetchRequestTopics t : g.topics()) {
+                        Topic known = byId ? broker.cluster().metadata().topic(t.topicId()) : null;
+                        if (byId && known == null) {
+                            unknownIds.add(t);
+                            continue;
+                        }
                         for (int p : t.partitionIndexes()) {
-                            wanted.add(new TopicPartition(t.name(), p));
+                            wanted.add(new TopicPartition(byId ? known.name() : t.name(), p));
                         }
                     }
                 }
@@ -86,15 +95,34 @@ final class OffsetFetchHandler implements ApiHandler {
                         .setGroupId(g.groupId()).setErrorCode(r.error.code());
                 response.groups().add(rg);
                 r.offsets.forEach((topic, parts) -> {
+                    Topic known = broker.cluster().metadata().topic(topic);
+                    if (byId && known == null) {
+                        return; // a committed offset of a deleted topic has no id to be named by
+                    }
                     OffsetFetchResponseData.OffsetFetchResponseTopics rt = new OffsetFetchResponseData.OffsetFetchResponseTopics().setName(topic);
+                    if (byId) {
+                        rt.setTopicId(known.id());
+                    }
                     rg.topics().add(rt);
-                    parts.forEach((p, a) -> rt.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartitions()
-                            .setPartitionIndex(p).setCommittedOffset(a.offset()).setCommittedLeaderEpoch(a.leaderEpoch())
-                            .setMetadata(a.metadata()).setErrorCode(a.error().code())));
+                    parts.forEach((p, a) -> rt.partitions().add(partition(p, a)));
                 });
+                if (r.error == Errors.NONE) {
+                    for (OffsetFetchRequestData.OffsetFetchRequestTopics t : unknownIds) {
+                        OffsetFetchResponseData.OffsetFetchResponseTopics rt =
+                                new OffsetFetchResponseData.OffsetFetchResponseTopics().setTopicId(t.topicId());
+                        rg.topics().add(rt);
+                        t.partitionIndexes().forEach(p -> rt.partitions().add(partition(p, Answer.UNKNOWN_TOPIC_ID)));
+                    }
+                }
             }
         }
         request.respond(response);
+    }
+
+    private static OffsetFetchResponseData.OffsetFetchResponsePartitions partition(int index, Answer a) {
+        return new OffsetFetchResponseData.OffsetFetchResponsePartitions().setPartitionIndex(index)
+                .setCommittedOffset(a.offset()).setCommittedLeaderEpoch(a.leaderEpoch()).setMetadata(a.metadata())
+                .setErrorCode(a.error().code());
     }
 
     /**
@@ -143,6 +171,7 @@ final class OffsetFetchHandler implements ApiHandler {
         static final Answer NONE = new Answer(-1, -1, "", Errors.NONE);
         static final Answer UNSTABLE = new Answer(-1, -1, "", Errors.UNSTABLE_OFFSET_COMMIT);
         static final Answer TOPIC_REFUSED = new Answer(-1, -1, "", Errors.TOPIC_AUTHORIZATION_FAILED);
+        static final Answer UNKNOWN_TOPIC_ID = new Answer(-1, -1, "", Errors.UNKNOWN_TOPIC_ID);
 
         static Answer of(CommittedOffset o) {
             return o == null ? NONE : new Answer(o.offset(), o.leaderEpoch(), o.metadata() == null ? "" : o.metadata(), Errors.NONE);

@@ -1,5 +1,6 @@
 package dev.samsa.handler;
 
+import dev.samsa.cluster.Topic;
 import dev.samsa.group.CommittedOffset;
 import dev.samsa.wire.KafkaRequest;
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
- * TxnOffsetCommit v0-5: a transactional producer commits a group's offsets in its transaction (the consumer's
+ * TxnOffsetCommit v0-6: a transactional producer commits a group's offsets in its transaction (the consumer's
  * position, sent by {@code sendOffsetsToTransaction} after AddOffsetsToTxn). The offsets are written to the group's
  * {@code __consumer_offsets} partition in a transactional batch of the producer and stay pending until the
  * transaction's marker: COMMIT makes them the group's committed offsets, ABORT drops them. v3+ carry the member id,
@@ -28,13 +29,17 @@ import org.apache.kafka.common.resource.ResourceType;
  * OFFSET_METADATA_TOO_LARGE; v0-1 read COORDINATOR_LOAD_IN_PROGRESS as COORDINATOR_NOT_AVAILABLE, as Kafka answers
  * clients older than 2.0. Before the write the transaction coordinator verifies that the group's partition is in the
  * transaction, or from v5 (transaction version 2) adds it (see {@link #verifyTransaction}). Answered once the records
- * are replicated.
+ * are replicated. v6 (KIP-1319) names topics by id instead of name, asked and answered (an id no topic has answers
+ * UNKNOWN_TOPIC_ID, before any other check), and carries a consumer group member's epoch, whose errors the producer
+ * then hears as they are: STALE_MEMBER_EPOCH, GROUP_ID_NOT_FOUND (see {@code OffsetStore.commitTransactional}).
  */
 final class TxnOffsetCommitHandler implements ApiHandler {
 
     private static final int MAX_METADATA = 4096;
     /** The first TxnOffsetCommit version that only a transaction version 2 client sends. */
     private static final short TRANSACTION_V2_VERSION = 5;
+    /** The first TxnOffsetCommit version that names topics by id (KIP-1319). */
+    private static final short TOPIC_ID_VERSION = 6;
 
     @Override
     public ApiKeys apiKey() {
@@ -51,16 +56,26 @@ final class TxnOffsetCommitHandler implements ApiHandler {
         Map<TopicPartition, CommittedOffset> commits = new LinkedHashMap<>();
         // The partitions the coordinator answers for: an error of the whole commit goes to each of them.
         List<TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition> coordinated = new ArrayList<>();
+        boolean byId = request.version() >= TOPIC_ID_VERSION;
         for (TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic t : data.topics()) {
+            Topic known = byId ? broker.cluster().metadata().topic(t.topicId()) : null;
+            String name = !byId ? t.name() : known == null ? "" : known.name();
             TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic rt =
-                    new TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic().setName(t.name());
+                    new TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic().setName(name);
+            if (byId) {
+                rt.setTopicId(t.topicId());
+            }
             response.topics().add(rt);
             for (TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition p : t.partitions()) {
                 TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition rp =
                         new TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex());
                 rt.partitions().add(rp);
-                TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
-                if (!broker.authorized(request, AclOperation.READ, ResourceType.TOPIC, t.name())) {
+                TopicPartition tp = new TopicPartition(name, p.partitionIndex());
+                if (byId && known == null) {
+                    rp.setErrorCode(Errors.UNKNOWN_TOPIC_ID.code());
+                    continue;
+                }
+                if (!broker.authorized(request, AclOperation.READ, ResourceType.TOPIC, name)) {
                     rp.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
                     continue;
                 }
@@ -93,8 +108,8 @@ final class TxnOffsetCommitHandler implements ApiHandler {
                 answer.accept(verified);
                 return;
             }
-            broker.groups().offsets().commitTransactional(broker.brokerId(), data.producerId(), data.producerEpoch(),
-                    data.groupId(), data.memberId(), data.groupInstanceId(), data.generationId(), commits, answer);
+            broker.groups().offsets().commitTransactional(broker.brokerId(), request.version(), data.producerId(), data.producerEpoch(),
+                    data.groupId(), data.memberId(), data.groupInstanceId(), data.generationIdOrMemberEpoch(), commits, answer);
         });
     }
 

@@ -10,8 +10,8 @@ import java.util.Optional;
 
 import dev.samsa.log.store.MappedStoreFactory;
 import org.apache.kafka.common.errors.KafkaStorageException;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.Records;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Records;
 
 /**
  * The segments of one partition replica and their files, as Kafka's {@code LocalLog}: reading and appending

@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 
 import dev.samsa.log.store.MappedStoreFactory;
 import org.apache.kafka.common.errors.CorruptRecordException;
-import org.apache.kafka.common.record.FileRecords;
-import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

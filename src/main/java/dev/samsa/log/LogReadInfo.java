@@ -1,6 +1,6 @@
 package dev.samsa.log;
 
-import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 
 /**
  * Whole batches read from a log, starting with the batch that contains the fetch offset, so the

@@ -12,12 +12,12 @@ import dev.samsa.log.store.MappedStore;
 import dev.samsa.log.store.MappedStoreFactory;
 import dev.samsa.log.store.PreparedStore;
 import org.apache.kafka.common.errors.CorruptRecordException;
-import org.apache.kafka.common.record.DefaultRecordBatch;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.record.Records;
+import org.apache.kafka.common.record.internal.DefaultRecordBatch;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.Records;
 
 /**
  * One segment of a partition log: a {@code .log} file of whole record batches in offset order,

@@ -9,12 +9,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.network.TransferableChannel;
-import org.apache.kafka.common.record.AbstractRecords;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.record.Records;
-import org.apache.kafka.common.utils.AbstractIterator;
+import org.apache.kafka.common.record.internal.AbstractRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.Records;
+import org.apache.kafka.common.utils.internals.AbstractIterator;
 
 /**
  * Whole batches of one segment seen in place, as Kafka's {@code FileRecords}: a fetch response sends them to the

@@ -4,7 +4,7 @@ import dev.samsa.txn.TransactionCoordinator.InitResult;
 import java.util.function.Consumer;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * InitProducerId with a transactional id, as Kafka's {@code handleInitProducerId}: the producer id and epoch a producer

@@ -4,7 +4,7 @@ import dev.samsa.coordinator.CoordinatorShard;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.internal.Record;
 
 /**
  * The transactional ids of one {@code __transaction_state} partition, held by the broker that leads it and rebuilt by

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * Where transaction state lives, as Kafka's {@code TransactionStateManager}: writes each transition as its

@@ -9,13 +9,13 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.SendBuilder;
-import org.apache.kafka.common.record.BaseRecords;
+import org.apache.kafka.common.record.internal.BaseRecords;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.RequestUtils;
 import org.apache.kafka.common.requests.ResponseHeader;
-import org.apache.kafka.common.utils.ByteUtils;
+import org.apache.kafka.common.utils.internals.ByteUtils;
 
 /** Frames to requests and responses to frames, with kafka-clients' own message classes doing every byte. */
 public final class RequestCodec {
@@ -92,7 +92,7 @@ public final class RequestCodec {
                 return null;
             } catch (LinkageError | RuntimeException e) {
                 return new IllegalStateException("Samsa's Kafka protocol codec cannot run with the kafka-clients on this "
-                        + "classpath (" + org.apache.kafka.common.utils.AppInfoParser.getVersion() + "): " + e, e);
+                        + "classpath (" + org.apache.kafka.common.utils.internals.AppInfoParser.getVersion() + "): " + e, e);
             }
         }
     }

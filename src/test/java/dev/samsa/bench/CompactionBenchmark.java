@@ -14,8 +14,8 @@ import dev.samsa.log.cleaner.CompactionConfig;
 import dev.samsa.log.cleaner.LogToClean;
 import dev.samsa.log.store.MappedStores;
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * Compaction cost: records per second one cleaning pass gets through, for a log of the given size (MiB, default 1024)

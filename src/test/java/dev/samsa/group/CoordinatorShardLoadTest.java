@@ -11,8 +11,8 @@ import dev.samsa.log.store.MappedStores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

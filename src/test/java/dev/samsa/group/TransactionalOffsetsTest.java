@@ -60,7 +60,7 @@ class TransactionalOffsetsTest {
         cluster.run(() -> {
             Map<TopicPartition, CommittedOffset> commits = new LinkedHashMap<>();
             offsets.forEach((tp, o) -> commits.put(tp, new CommittedOffset(o, -1, "", cluster.state.nowMs())));
-            coordinator.offsets().commitTransactional(leader(), producerId, EPOCH, GROUP,
+            coordinator.offsets().commitTransactional(leader(), (short) 5, producerId, EPOCH, GROUP,
                     "", null, -1, commits, answer::set);
         });
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> answer.get() != null);
@@ -217,7 +217,7 @@ class TransactionalOffsetsTest {
     @Test
     void aGenerationForAGroupThatDoesNotExistIsIllegal() {
         AtomicReference<Errors> answer = new AtomicReference<>();
-        cluster.run(() -> coordinator.offsets().commitTransactional(leader(), PRODUCER, EPOCH, GROUP,
+        cluster.run(() -> coordinator.offsets().commitTransactional(leader(), (short) 5, PRODUCER, EPOCH, GROUP,
                 "member-1", null, 3, Map.of(ORDERS, new CommittedOffset(1, -1, "", 0)), answer::set));
 
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> answer.get() != null);
@@ -229,7 +229,7 @@ class TransactionalOffsetsTest {
     void aMemberTheGroupDoesNotKnowIsRefused() {
         commitInTransaction(PRODUCER, Map.of(ORDERS, 1L)); // creates the simple group, Empty
         AtomicReference<Errors> answer = new AtomicReference<>();
-        cluster.run(() -> coordinator.offsets().commitTransactional(leader(), PRODUCER, EPOCH, GROUP,
+        cluster.run(() -> coordinator.offsets().commitTransactional(leader(), (short) 5, PRODUCER, EPOCH, GROUP,
                 "member-1", null, 0, Map.of(ORDERS, new CommittedOffset(2, -1, "", 0)), answer::set));
 
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> answer.get() != null);

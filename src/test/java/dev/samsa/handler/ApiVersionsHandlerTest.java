@@ -58,7 +58,7 @@ class ApiVersionsHandlerTest {
         ApiVersionsResponseData response = answer((short) 3);
         assertThat(response.finalizedFeaturesEpoch()).isPositive();
         assertThat(response.finalizedFeatures().find("transaction.version").maxVersionLevel()).isEqualTo((short) 1);
-        assertThat(response.finalizedFeatures().find("metadata.version").maxVersionLevel()).isEqualTo((short) 27);
+        assertThat(response.finalizedFeatures().find("metadata.version").maxVersionLevel()).isEqualTo((short) 33);
         // As Kafka for clients below v4 (KAFKA-17492): transaction.version's supported range starts at 0.
         assertThat(response.supportedFeatures().find("transaction.version")).isNull();
         assertThat(response.supportedFeatures().find("metadata.version").minVersion()).isEqualTo((short) 7);

@@ -36,8 +36,8 @@ import org.apache.kafka.common.requests.WriteTxnMarkersResponse;
 import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AddPartitionsToTxnRequest;
 import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
 import org.apache.kafka.common.requests.OffsetFetchRequest;
@@ -184,7 +184,7 @@ class AclFidelityTest {
         secret.add(new OffsetForLeaderEpochRequestData.OffsetForLeaderTopic().setTopic("secret").setPartitions(List.of(
                 new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition().setPartition(0).setLeaderEpoch(0).setCurrentLeaderEpoch(-1))));
         List<WriteTxnMarkersRequest.TxnMarkerEntry> marker = List.of(new WriteTxnMarkersRequest.TxnMarkerEntry(
-                1000, (short) 0, 0, TransactionResult.ABORT, List.of(new TopicPartition("secret", 0))));
+                1000, (short) 0, 0, TransactionResult.ABORT, List.of(new TopicPartition("secret", 0)), (short) 0));
         Security anonymousMay = Security.listeners(Protocol.PLAINTEXT).allow(ANONYMOUS, Operation.READ, Resource.GROUP, "none");
         try (KafkaCluster plain = KafkaCluster.builder().topic("secret", 1, 1).security(anonymousMay).start();
              RawConnection c = RawConnection.connect(plain.broker(1))) {

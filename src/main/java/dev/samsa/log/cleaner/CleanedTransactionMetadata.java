@@ -12,9 +12,9 @@ import java.util.Set;
 
 import dev.samsa.log.AbortedTxn;
 import dev.samsa.log.CleanedSegment;
-import org.apache.kafka.common.record.ControlRecordType;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * Kafka's {@code CleanedTransactionMetadata}: while the cleaner reads a log in offset order, which batches belong to

@@ -11,12 +11,12 @@ import dev.samsa.log.LastRecord;
 import dev.samsa.log.LogSegmentInfo;
 import dev.samsa.log.PartitionLog;
 import org.apache.kafka.common.errors.KafkaStorageException;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.utils.BufferSupplier;
-import org.apache.kafka.common.utils.CloseableIterator;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.internals.BufferSupplier;
+import org.apache.kafka.common.utils.internals.CloseableIterator;
 
 /**
  * One cleaning pass over one log, as Kafka's {@code Cleaner}: map every key of the dirty part to its last offset, then
@@ -38,6 +38,8 @@ import org.apache.kafka.common.utils.CloseableIterator;
 public final class Cleaner {
 
     private static final int READ_BYTES = 1 << 20;
+    /** Kafka's default max.decompressed.message.bytes (no limit beyond what can be allocated), which Samsa keeps. */
+    private static final int MAX_DECOMPRESSED_RECORD_BYTES = Integer.MAX_VALUE - 8;
 
     /** Cleans {@code toClean} of {@code log} at cluster time {@code nowMs}. */
     public CleanerStats clean(PartitionLog log, LogToClean toClean, CompactionConfig config, long nowMs) {
@@ -145,7 +147,7 @@ public final class Cleaner {
                 return;
             }
             MemoryRecords.FilterResult result = records.filterTo(filter, ByteBuffer.allocate(records.sizeInBytes()),
-                    BufferSupplier.NO_CACHING);
+                    BufferSupplier.NO_CACHING, MAX_DECOMPRESSED_RECORD_BYTES);
             // filterTo stops early when it had to grow the buffer; what it did not read is read again.
             int read = 0;
             for (RecordBatch batch : records.batches()) {

@@ -3,9 +3,9 @@ package dev.samsa.log.cleaner;
 import java.util.Map;
 
 import dev.samsa.log.LastRecord;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
 
 /** The record filter of Kafka's {@code Cleaner.cleanInto}, for one group of segments; see {@link Cleaner}. */
 final class CleanerFilter extends MemoryRecords.RecordFilter {

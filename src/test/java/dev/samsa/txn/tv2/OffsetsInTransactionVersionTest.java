@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code sendOffsetsToTransaction} under each transaction version: with version 2 the producer sends TxnOffsetCommit
- * v5 and no AddOffsetsToTxn (the group coordinator has the transaction coordinator add {@code __consumer_offsets}),
+ * v5 or later (a 4.4 producer v6, by topic id) and no AddOffsetsToTxn (the group coordinator has the transaction coordinator add {@code __consumer_offsets}),
  * below it AddOffsetsToTxn and then TxnOffsetCommit v4; either way a commit makes the offsets the group's and an abort
  * leaves the ones before.
  */
@@ -50,7 +50,7 @@ class OffsetsInTransactionVersionTest {
 
             if (level >= 2) {
                 assertThat(TxnClients.versions(requests, Api.ADD_OFFSETS_TO_TXN)).isEmpty();
-                assertThat(TxnClients.versions(requests, Api.TXN_OFFSET_COMMIT)).hasSizeGreaterThanOrEqualTo(2).containsOnly((short) 5);
+                assertThat(TxnClients.versions(requests, Api.TXN_OFFSET_COMMIT)).hasSizeGreaterThanOrEqualTo(2).containsOnly((short) 6);
             } else {
                 // One per transaction, and again when the previous commit is still completing (CONCURRENT_TRANSACTIONS).
                 assertThat(TxnClients.versions(requests, Api.ADD_OFFSETS_TO_TXN)).hasSizeGreaterThanOrEqualTo(2);

@@ -18,8 +18,8 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * A consumer group's record in {@code __consumer_offsets}, key type 3 beside {@code GroupRecords}' offset commits (1)
