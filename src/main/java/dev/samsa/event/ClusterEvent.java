@@ -20,7 +20,8 @@ public sealed interface ClusterEvent permits
         IsolationHealed, ClientConnectionsDropped, SaslSessionsExpired, CertificateRotated, RequestsIntercepted, InterceptionRemoved, TxnMarkersHeld,
         TxnMarkersReleased, TxnCoordinatorFaultArmed,
         // consumer groups and their coordinator
-        GroupCreated, GroupRemoved, GroupStateChanged, RebalanceStarted, GenerationStarted, MemberJoined, MemberRemoved,
+        GroupCreated, GroupRemoved, GroupStateChanged, RebalanceStarted, GenerationStarted, AssignmentDistributed, MemberJoined,
+        MemberRemoved,
         MemberDisconnected, SessionRearmed, StaticMemberReplaced, CoordinatorLoaded, CoordinatorUnloaded,
         CoordinatorRecordSkipped, OffsetsExpiryFailed, OffsetsExpired,
         // transactions

@@ -315,9 +315,10 @@ final class TimelineHtml {
             return;
         }
         page.append("<h2 id=\"generations\">Consumer group generations</h2>\n<p>Each time a group became Stable: its "
-                + "generation (member epoch for the consumer protocol), leader and members. The members written in a Stable band link here.</p>\n"
+                + "generation (member epoch for the consumer protocol), leader, members and, for a classic consumer group, "
+                + "the partitions each member owns. The members written in a Stable band link here.</p>\n"
                 + "<table class=\"generations\"><thead><tr><th>group</th><th>generation</th><th>protocol</th><th>leader</th>"
-                + "<th>members</th><th>Stable at</th></tr></thead>\n<tbody>\n");
+                + "<th>members</th><th>assignment</th><th>Stable at</th></tr></thead>\n<tbody>\n");
         Set<String> ids = new java.util.HashSet<>();
         for (Generation g : generations) {
             String rowId = "gen-" + id(g.group()) + "-" + g.generation();
@@ -325,7 +326,9 @@ final class TimelineHtml {
                     .append("</td><td>").append(g.generation()).append("</td><td>")
                     .append(escape(g.protocol() == null ? "" : g.protocol())).append("</td><td>")
                     .append(escape(g.leader() == null ? "" : g.leader())).append("</td><td>")
-                    .append(escape(String.join(", ", g.members()))).append("</td><td><a href=\"#e").append(base + g.at())
+                    .append(escape(String.join(", ", g.members()))).append("</td><td>")
+                    .append(escape(lanes.assignment(g.group(), g.generation()) == null ? "" : lanes.assignment(g.group(), g.generation())))
+                    .append("</td><td><a href=\"#e").append(base + g.at())
                     .append("\">event ").append(base + g.at()).append("</a></td></tr>\n");
         }
         page.append("</tbody></table>\n");

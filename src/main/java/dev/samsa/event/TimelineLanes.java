@@ -124,6 +124,8 @@ final class TimelineLanes {
     /** Event index to the lane names it is drawn in, the first being where its mark is the link target. */
     private final List<List<String>> lanesOf = new ArrayList<>();
     private final List<Generation> generations = new ArrayList<>();
+    /** Each classic generation's assignment as the page writes it, by "group/generation". */
+    private final Map<String, String> assignments = new HashMap<>();
     private final Map<String, String> protocols = new HashMap<>();
     private final int size;
 
@@ -174,6 +176,11 @@ final class TimelineLanes {
 
     List<Generation> generations() {
         return generations;
+    }
+
+    /** The assignment a classic group's generation distributed, as the page writes it, or null. */
+    String assignment(String group, int generation) {
+        return assignments.get(group + "/" + generation);
     }
 
     private static int comparePartitions(String a, String b) {
@@ -244,6 +251,10 @@ final class TimelineLanes {
             brokerState(i, broker(b.brokerId()), "isolated", "isolated");
         } else if (event instanceof IsolationHealed b) {
             brokerState(i, broker(b.brokerId()), "up", "healed");
+        } else if (event instanceof AssignmentDistributed a) {
+            List<String> owners = new ArrayList<>();
+            a.partitions().forEach((m, ps) -> owners.add(member(m) + ": " + (ps.isEmpty() ? "nothing" : String.join(", ", ps))));
+            assignments.put(a.groupId() + "/" + a.generation(), String.join("; ", owners));
         } else if (event instanceof GenerationStarted g) {
             protocols.put(g.groupId() + "/" + g.generation(), g.protocol());
             group(g.groupId()).marks.add(new Mark(i, "dot", "event", "gen " + g.generation()));

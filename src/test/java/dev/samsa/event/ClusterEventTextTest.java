@@ -97,6 +97,8 @@ class ClusterEventTextTest {
                 "RebalanceStarted  group=billing generation=3 reason: adding member m-3; client reason: need to re-join");
         lines.put(new GenerationStarted("billing", 4, "range", "m-1", List.of("m-1(instance-1)", "m-2")),
                 "GenerationStarted  group=billing generation=4 protocol=range leader=m-1 members=[m-1(instance-1), m-2]");
+        lines.put(new AssignmentDistributed("billing", 4, Map.of("m-2", List.of(), "m-1(instance-1)", List.of("orders-0", "orders-1"))),
+                "AssignmentDistributed  group=billing generation=4 assignment={m-1(instance-1)=[orders-0, orders-1], m-2=[]}");
         lines.put(new MemberJoined("billing", "m-1", null, "consumer-1"), "MemberJoined  group=billing member=m-1 client=consumer-1");
         lines.put(new MemberJoined("billing", "m-1", "instance-1", "consumer-1"),
                 "MemberJoined  group=billing member=m-1(instance-1) client=consumer-1");

@@ -151,6 +151,12 @@ class TimelineHtmlTest {
             List<Element> generations = page.rows("generations");
             assertThat(generations).extracting(r -> page.cell(r, 1).getTextContent() + ": " + page.cell(r, 4).getTextContent())
                     .hasSize(3).allSatisfy(g -> assertThat(g).matches("\\d: first-[0-9a-f-]+(, second-[0-9a-f-]+)?"));
+            // Who owned what in each generation: all 4 partitions to first, then 2 each, then all 4 to first again.
+            assertThat(generations).extracting(r -> page.cell(r, 5).getTextContent().replaceAll("-[0-9a-f]{8}-[0-9a-f-]+", ""))
+                    .containsExactly("first: orders-0, orders-1, orders-2, orders-3",
+                            "first: orders-0, orders-1; second: orders-2, orders-3",
+                            "first: orders-0, orders-1, orders-2, orders-3");
+            assertThat(cluster.events().events(AssignmentDistributed.class)).hasSize(3);
             page.assertEveryLinkResolves();
         }
     }

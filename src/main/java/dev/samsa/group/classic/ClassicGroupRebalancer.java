@@ -6,14 +6,20 @@ import static dev.samsa.group.classic.ClassicGroupState.EMPTY;
 import static dev.samsa.group.classic.ClassicGroupState.PREPARING_REBALANCE;
 import static dev.samsa.group.classic.ClassicGroupState.STABLE;
 
+import dev.samsa.event.AssignmentDistributed;
 import dev.samsa.event.GenerationStarted;
 import dev.samsa.event.MemberRemoved;
 import dev.samsa.event.RebalanceStarted;
 import dev.samsa.event.SessionRearmed;
 import dev.samsa.group.MemberLiveness;
 import dev.samsa.time.Scheduler;
+import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -277,12 +283,35 @@ public final class ClassicGroupRebalancer {
             }
             if (error == Errors.NONE) {
                 group.transitionTo(STABLE, scheduler.nowMs());
+                recordAssignment(group);
                 propagateAssignment(group, Errors.NONE);
             } else {
                 resetAndPropagateError(group, error);
                 prepareRebalance(group, "the group's assignment could not be written: " + error);
             }
         });
+    }
+
+    /**
+     * The timeline's record of who owns what in the new generation, for a group of the consumer protocol type whose
+     * assignments decode as the consumer's embedded protocol; another protocol's (Connect's) bytes are its own business.
+     */
+    private static void recordAssignment(ClassicGroup group) {
+        if (!ConsumerProtocol.PROTOCOL_TYPE.equals(group.protocolType())) {
+            return;
+        }
+        Map<String, List<String>> partitions = new TreeMap<>();
+        try {
+            for (ClassicGroupMember m : group.allMembers()) {
+                List<String> owned = m.assignment().length == 0 ? List.of()
+                        : ConsumerProtocol.deserializeAssignment(ByteBuffer.wrap(m.assignment())).partitions().stream()
+                                .map(TopicPartition::toString).sorted().toList();
+                partitions.put(m.toString(), owned);
+            }
+        } catch (RuntimeException undecodable) {
+            return;
+        }
+        group.timeline().record(new AssignmentDistributed(group.groupId(), group.generationId(), partitions));
     }
 
     /** A rebalance interrupts CompletingRebalance: parked followers learn it and rejoin. */

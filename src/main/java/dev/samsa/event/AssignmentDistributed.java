@@ -1,0 +1,21 @@
+package dev.samsa.event;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A classic consumer group's generation became Stable with the leader's assignment: the partitions each member owns
+ * from now on ({@code topic-partition}), by member ({@code memberId} or, static, {@code memberId(groupInstanceId)}).
+ */
+public record AssignmentDistributed(String groupId, int generation, Map<String, List<String>> partitions) implements ClusterEvent {
+
+    public AssignmentDistributed {
+        partitions = java.util.Collections.unmodifiableMap(new TreeMap<>(partitions));
+    }
+
+    @Override
+    public String details() {
+        return "group=" + groupId + " generation=" + generation + " assignment=" + partitions;
+    }
+}
