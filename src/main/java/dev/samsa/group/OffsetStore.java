@@ -207,7 +207,7 @@ public final class OffsetStore {
 
     /**
      * OffsetDelete, as Kafka: an Empty group loses the offsets asked for; a non-empty group of protocol type "consumer"
-     * loses those of topics it does not subscribe to, and the partitions of subscribed topics answer
+     * (or a KIP-848 consumer group, with members or not) loses those of topics it does not subscribe to, and the partitions of subscribed topics answer
      * GROUP_SUBSCRIBED_TO_TOPIC. {@code done} hears an error per partition (NONE when deleted or absent) and NONE once
      * the tombstones are replicated; or null and the error of the whole request: GROUP_ID_NOT_FOUND when the group
      * does not exist, NON_EMPTY_GROUP when a non-empty group does not use the consumer protocol, or a coordinator error.
@@ -215,18 +215,29 @@ public final class OffsetStore {
     public void delete(int brokerId, String groupId, List<TopicPartition> partitions,
                        BiConsumer<Map<TopicPartition, Errors>, Errors> done) {
         context.write(brokerId, groupId, shard -> {
+            ConsumerGroup consumerGroup = shard.consumerGroups.get(groupId);
             ClassicGroup group = shard.groups.get(groupId);
-            if (group == null || group.isInState(ClassicGroupState.DEAD)) {
-                throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
-            }
-            if (!group.isInState(ClassicGroupState.EMPTY) && !group.usesConsumerProtocol()) {
-                throw new GroupNotEmptyException("Group " + groupId + " has members; stop them before deleting its offsets.");
+            Predicate<String> subscribed;
+            if (consumerGroup != null) {
+                // Kafka's ConsumerGroup.validateOffsetDelete: only a Dead group refuses; members may be there.
+                if (consumerGroup.state() == ConsumerGroupState.DEAD) {
+                    throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
+                }
+                subscribed = consumerGroup::isSubscribedToTopic;
+            } else {
+                if (group == null || group.isInState(ClassicGroupState.DEAD)) {
+                    throw new GroupIdNotFoundException("Group " + groupId + " does not exist.");
+                }
+                if (!group.isInState(ClassicGroupState.EMPTY) && !group.usesConsumerProtocol()) {
+                    throw new GroupNotEmptyException("Group " + groupId + " has members; stop them before deleting its offsets.");
+                }
+                subscribed = group::isSubscribedToTopic;
             }
             Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
             List<SimpleRecord> tombstones = new ArrayList<>();
             long now = context.cluster().nowMs();
             for (TopicPartition tp : partitions) {
-                if (group.isSubscribedToTopic(tp.topic())) {
+                if (subscribed.test(tp.topic())) {
                     errors.put(tp, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
                     continue;
                 }
