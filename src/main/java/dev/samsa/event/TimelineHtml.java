@@ -315,7 +315,7 @@ final class TimelineHtml {
             return;
         }
         page.append("<h2 id=\"generations\">Consumer group generations</h2>\n<p>Each time a group became Stable: its "
-                + "generation (member epoch for the consumer protocol), leader, members and, for a classic consumer group, "
+                + "generation (member epoch for the consumer protocol), leader, members and "
                 + "the partitions each member owns. The members written in a Stable band link here.</p>\n"
                 + "<table class=\"generations\"><thead><tr><th>group</th><th>generation</th><th>protocol</th><th>leader</th>"
                 + "<th>members</th><th>assignment</th><th>Stable at</th></tr></thead>\n<tbody>\n");

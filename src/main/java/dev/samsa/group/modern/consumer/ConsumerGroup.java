@@ -1,5 +1,6 @@
 package dev.samsa.group.modern.consumer;
 
+import dev.samsa.event.AssignmentDistributed;
 import dev.samsa.event.GroupStateChanged;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.Group;
@@ -7,6 +8,7 @@ import dev.samsa.group.MemberLiveness;
 import dev.samsa.group.modern.Assignment;
 import dev.samsa.group.modern.MemberState;
 import dev.samsa.group.modern.TopicMetadata;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -304,5 +306,22 @@ public final class ConsumerGroup implements Group {
         state = next;
         timeline.record(new GroupStateChanged(groupId, previous.toString(), next.toString(), groupEpoch, null,
                 List.copyOf(members.keySet())));
+        if (next == ConsumerGroupState.STABLE) {
+            recordAssignment();
+        }
+    }
+
+    /** The timeline's record of who owns what at this group epoch, by topic name. */
+    private void recordAssignment() {
+        Map<Uuid, String> names = new HashMap<>();
+        subscribedTopics.values().forEach(t -> names.put(t.id(), t.name()));
+        Map<String, List<String>> owned = new TreeMap<>();
+        for (ConsumerGroupMember m : members.values()) {
+            List<String> partitions = new ArrayList<>();
+            m.assignedPartitions().partitions().forEach((id, ps) ->
+                    ps.forEach(p -> partitions.add(names.getOrDefault(id, id.toString()) + "-" + p)));
+            owned.put(m.memberId() + (m.instanceId() == null ? "" : "(" + m.instanceId() + ")"), partitions.stream().sorted().toList());
+        }
+        timeline.record(new AssignmentDistributed(groupId, groupEpoch, owned));
     }
 }

@@ -2,6 +2,7 @@ package dev.samsa.group.modern.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.samsa.event.AssignmentDistributed;
 import dev.samsa.event.Timeline;
 import dev.samsa.group.modern.Assignment;
 import dev.samsa.group.modern.MemberState;
@@ -48,6 +49,10 @@ class ConsumerGroupsTest implements ConsumerGroupContext {
         assertThat(aRevoked.memberEpoch()).isEqualTo(group.groupEpoch());
         assertThat(heartbeat("b", b.memberEpoch(), Assignment.EMPTY).assignment()).isEqualTo(partitions(2, 3));
         assertThat(group.state()).isEqualTo(ConsumerGroupState.STABLE);
+        assertThat(timeline.events(AssignmentDistributed.class)).last().satisfies(e -> {
+            assertThat(e.generation()).isEqualTo(group.groupEpoch());
+            assertThat(e.partitions()).isEqualTo(Map.of("a", List.of("orders-0", "orders-1"), "b", List.of("orders-2", "orders-3")));
+        });
     }
 
     @Test
