@@ -39,8 +39,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Java examples of the README outside its JUnit and Spring sections (which have their own tests) and of the
- * security and faults guides, run as written, and the README's list of imports, compiled; the first test fails when
- * an example there and this file (or, for the Quick Start, {@link QuickStartTest}) drift apart.
+ * security, faults and history guides, run as written, and the README's list of imports, compiled; the first test
+ * fails when an example there and this file (or, for the Quick Start, {@link QuickStartTest}; for the data-loss page,
+ * {@code TimelineHtmlTest}) drift apart.
  */
 class ReadmeTest {
 
@@ -50,13 +51,15 @@ class ReadmeTest {
     private static final List<String> README_SECTIONS = List.of("## Quick start", "## Failures, replication and time",
             "## The history and the timeline", "## Security: TLS and SASL");
     /** Guides whose every Java example is here. */
-    private static final List<String> GUIDES = List.of("docs/security.md", "docs/faults-and-time.md");
+    private static final List<String> GUIDES = List.of("docs/security.md", "docs/faults-and-time.md",
+            "docs/history-and-timeline.md");
 
     @Test
     void everyExampleOfTheseSectionsIsInThisFile() throws IOException {
         String readme = Files.readString(PROJECT.resolve("README.md"));
         String source = normalize(Files.readString(PROJECT.resolve("src/test/java/dev/samsa/ReadmeTest.java"))) + "\n"
-                + normalize(Files.readString(PROJECT.resolve("src/test/java/dev/samsa/QuickStartTest.java")));
+                + normalize(Files.readString(PROJECT.resolve("src/test/java/dev/samsa/QuickStartTest.java"))) + "\n"
+                + normalize(Files.readString(PROJECT.resolve("src/test/java/dev/samsa/event/TimelineHtmlTest.java")));
         List<String> examples = new ArrayList<>();
         for (String section : README_SECTIONS) {
             int start = readme.indexOf(section);
@@ -67,7 +70,7 @@ class ReadmeTest {
         for (String guide : GUIDES) {
             examples.addAll(javaBlocks(Files.readString(PROJECT.resolve(guide))));
         }
-        assertThat(examples).hasSize(9).allSatisfy(example -> assertThat(source).contains(example));
+        assertThat(examples).hasSize(10).allSatisfy(example -> assertThat(source).contains(example));
     }
 
     private static List<String> javaBlocks(String markdown) {

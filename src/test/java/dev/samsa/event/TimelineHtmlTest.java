@@ -34,6 +34,7 @@ class TimelineHtmlTest {
 
     @Test
     void anAcksOneLeaderCrashShowsTheElectionTheIsrShrinkTheCrashAndTheTenLostRecordsWithTheirFault() throws Exception {
+        // The example of docs/history-and-timeline.md, as written there.
         Path html = Path.of("target", "timeline-html-test-data-loss.html");
         try (KafkaCluster cluster = KafkaCluster.builder().brokers(3).seed(1)
                 .clock(ClusterClock.manual(Instant.parse("2026-01-01T00:00:00Z")))
@@ -41,31 +42,30 @@ class TimelineHtmlTest {
             Map<String, Object> config = cluster.producerConfig();
             config.put("acks", "1");
             config.put("enable.idempotence", "false");
-            config.put("linger.ms", "0");
             int leader;
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
                 for (int i = 0; i < 100; i++) {
                     producer.send(new ProducerRecord<>("payments", 0, "k", "before-" + i)).get();
                 }
                 await().atMost(Duration.ofSeconds(10)).until(() -> cluster.partition("payments", 0).highWatermark() == 100);
-                cluster.clock().advance(Duration.ofSeconds(45)); // nothing happens: the page draws it as a labelled break
+                cluster.clock().advance(Duration.ofSeconds(45));    // nothing happens: the page draws a labelled break
                 leader = cluster.partition("payments", 0).leader();
                 List<Integer> followers = new ArrayList<>(cluster.partition("payments", 0).replicas());
                 followers.remove(Integer.valueOf(leader));
                 followers.forEach(f -> cluster.faults().pauseReplication("payments", 0, f));
-                // acks=1: the leader alone acknowledges these, and the crash takes them with it.
-                for (int i = 0; i < 10; i++) {
+                for (int i = 0; i < 10; i++) {                      // acks=1: the leader alone acknowledges these
                     producer.send(new ProducerRecord<>("payments", 0, "k", "lost-" + i)).get();
                 }
-                cluster.broker(leader).crash();
+                cluster.broker(leader).crash();                     // ... and its crash takes them with it
                 followers.forEach(f -> cluster.faults().resumeReplication("payments", 0, f));
                 cluster.broker(leader).restart();
                 await().atMost(Duration.ofSeconds(10)).until(() -> cluster.partition("payments", 0).isr().size() == 3);
             }
-            int newLeader = cluster.partition("payments", 0).leader();
-            assertThat(cluster.history().lostRecords()).as("%s", cluster.history()).isEqualTo(10);
-
+            assertThat(cluster.history().lostRecords()).isEqualTo(10);
             cluster.events().writeHtml(html, "DataLoss.acksOne()");
+            // The page: "leader L · epoch 0" then "leader N · epoch 1", the ISR shrinking to the followers, the crash
+            // mark, "10 lost", and the findings table with offsets 100 to 109, each linked to the crash that lost it.
+            int newLeader = cluster.partition("payments", 0).leader();
 
             Page page = Page.parse(Files.readString(html));
             assertThat(page.text("h1")).contains("DataLoss.acksOne()");
