@@ -47,13 +47,23 @@ public final class Faults {
      * {@link RequestInterceptor}) that fails {@code count} requests and is then removed.
      */
     public Faults failNext(Api api, KafkaError error, int count) {
+        return failNext(api, error, count, null);
+    }
+
+    /**
+     * Answers the next {@code count} requests of {@code api} that name {@code topic} (see
+     * {@link RequestInterceptor.Request#topics()}), to any broker, with {@code error}; requests of other topics pass.
+     * A null topic counts every request, as {@link #failNext(Api, KafkaError, int)}.
+     */
+    public Faults failNext(Api api, KafkaError error, int count, String topic) {
         if (count <= 0) {
             throw new IllegalArgumentException("count must be positive; got " + count);
         }
         Objects.requireNonNull(api, "api");
         Verdict failure = Verdict.fail(Objects.requireNonNull(error, "error").toErrors());
         int[] remaining = {count};
-        install(api, request -> --remaining[0] > 0 ? failure.andKeep() : failure,
+        install(api, request -> topic != null && !request.topics().contains(topic) ? Verdict.pass()
+                        : --remaining[0] > 0 ? failure.andKeep() : failure,
                 new FailuresScheduled(api.toString(), error.toString(), count));
         return this;
     }
@@ -118,7 +128,7 @@ public final class Faults {
         Objects.requireNonNull(interceptor, "interceptor");
         return request -> {
             RequestInterceptor.Verdict verdict = interceptor.intercept(new RequestInterceptor.Request(Api.of(request.api()),
-                    request.version(), request.brokerId(), request.clientId(), request.correlationId()));
+                    request.version(), request.brokerId(), request.clientId(), request.correlationId(), request.topics()));
             return verdict == null ? null : verdict.toFault();
         };
     }

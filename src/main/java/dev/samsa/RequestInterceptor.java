@@ -2,6 +2,7 @@ package dev.samsa;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Decides what becomes of a client request before its broker handles it: let it through, answer it with an error, or
@@ -43,8 +44,11 @@ public interface RequestInterceptor {
     /** @return what becomes of {@code request}; never null */
     Verdict intercept(Request request);
 
-    /** What an interceptor sees of a request: its header, and the broker it reached. */
-    record Request(Api api, short version, int brokerId, String clientId, int correlationId) {
+    /**
+     * What an interceptor sees of a request: its header, the broker it reached, and the topics it names (Produce,
+     * Fetch, ListOffsets, Metadata, OffsetCommit and DeleteRecords; empty for other APIs).
+     */
+    record Request(Api api, short version, int brokerId, String clientId, int correlationId, Set<String> topics) {
     }
 
     /** What becomes of one request, and whether the interceptor stays installed (see {@link RequestInterceptor}). */

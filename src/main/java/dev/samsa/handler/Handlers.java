@@ -175,7 +175,8 @@ public final class Handlers {
         Verdict verdict;
         try {
             verdict = broker.cluster().faults().onRequest(new InterceptedRequest(request.apiKey(), request.version(),
-                    broker.brokerId(), request.clientId(), request.header().correlationId()));
+                    broker.brokerId(), request.clientId(), request.header().correlationId(),
+                    RequestTopics.of(request, broker.cluster().metadata())));
         } catch (RuntimeException | Error e) {
             log.error("A request interceptor failed on {} to broker {}; answering UNKNOWN_SERVER_ERROR", request,
                     broker.brokerId(), e);

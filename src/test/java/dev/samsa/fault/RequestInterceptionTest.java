@@ -43,6 +43,29 @@ class RequestInterceptionTest {
     private static final TopicPartition T0 = new TopicPartition("t", 0);
 
     @Test
+    void failNextOfATopicFailsOnlyTheRequestsNamingItAndInterceptorsSeeEachRequestsTopics(KafkaCluster cluster) throws Exception {
+        cluster.createTopic("audit", 1, 1);
+        Queue<String> produced = new ConcurrentLinkedQueue<>();
+        cluster.faults().intercept(Api.PRODUCE, request -> {
+            produced.add(String.join(",", request.topics()));
+            return Verdict.pass();
+        });
+        cluster.faults().failNext(Api.PRODUCE, KafkaError.INVALID_TIMESTAMP, 1, "t");
+        Map<String, Object> config = cluster.producerConfig();
+        config.put("retries", "0");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+            producer.send(new ProducerRecord<>("audit", 0, "k", "v")).get(10, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("t", 0, "k", "v")).get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.InvalidTimestampException.class);
+            producer.send(new ProducerRecord<>("t", 0, "k", "v")).get(10, TimeUnit.SECONDS);
+        }
+        assertThat(produced).containsExactly("audit", "t", "t");
+        assertThat(cluster.events().events(FaultInjected.class)).singleElement()
+                .satisfies(f -> assertThat(f.error()).isEqualTo("INVALID_TIMESTAMP"));
+    }
+
+    @Test
     void aTestCountsOffsetCommitsWithoutFailingThem(KafkaCluster cluster) {
         AtomicInteger commits = new AtomicInteger();
         cluster.faults().intercept(Api.OFFSET_COMMIT, request -> {

@@ -116,6 +116,6 @@ class RequestInterceptorsTest {
     }
 
     static InterceptedRequest request(ApiKeys api, int correlationId) {
-        return new InterceptedRequest(api, api.latestVersion(), 1, "client-" + correlationId, correlationId);
+        return new InterceptedRequest(api, api.latestVersion(), 1, "client-" + correlationId, correlationId, java.util.Set.of());
     }
 }

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FaultResource {
 
     /** An interception this endpoint installed, for GET and DELETE /faults. */
-    private record Installed(int id, Api api, KafkaError error, long delayMs, Integer broker, int count,
+    private record Installed(int id, Api api, KafkaError error, long delayMs, Integer broker, String topic, int count,
                              AtomicInteger remaining, Faults.Interception interception) {
 
         Map<String, Object> view() {
@@ -37,6 +37,7 @@ final class FaultResource {
                 out.put("delayMs", delayMs);
             }
             out.put("broker", broker);
+            out.put("topic", topic);
             out.put("count", count);
             out.put("remaining", Math.max(0, remaining.get()));
             return out;
@@ -135,16 +136,16 @@ final class FaultResource {
     }
 
     /**
-     * {"api": "PRODUCE", "error": "NOT_LEADER_OR_FOLLOWER", "count": 2, "broker": 1} answers the next two produce
-     * requests to broker 1 with the error; {"api": ..., "ms": 500} delays them instead. Without "broker", requests to
-     * any broker count.
+     * {"api": "PRODUCE", "error": "NOT_LEADER_OR_FOLLOWER", "count": 2, "broker": 1, "topic": "orders"} answers the
+     * next two produce requests to broker 1 that name orders with the error; {"api": ..., "ms": 500} delays them
+     * instead. Without "broker", requests to any broker count; without "topic", requests of any topic.
      */
     private Response interceptNext(Call call, boolean fail) {
         Body body = fail ? call.json().allowOnly("api", "error", "count", "broker", "topic")
                 : call.json().allowOnly("api", "ms", "count", "broker", "topic");
-        if (body.has("topic")) {
-            throw ControlException.badRequest("Field 'topic' is not supported: an interceptor sees a request's header "
-                    + "and broker, not its body; narrow it down with 'broker' (GET /topics/{t}/partitions/{p} names the leader)");
+        String topic = body.has("topic") ? body.string("topic") : null;
+        if (topic != null && !cluster.topics().containsKey(topic)) {
+            throw ControlException.notFound("Unknown topic '" + topic + "'; topics are " + cluster.topics().keySet());
         }
         Api api = Names.api(body.string("api"));
         int count = body.integer("count", 1);
@@ -160,7 +161,7 @@ final class FaultResource {
         Verdict verdict = fail ? Verdict.fail(error) : Verdict.delay(Duration.ofMillis(ms));
         AtomicInteger remaining = new AtomicInteger(count);
         RequestInterceptor interceptor = request -> {
-            if (broker != null && request.brokerId() != broker) {
+            if (broker != null && request.brokerId() != broker || topic != null && !request.topics().contains(topic)) {
                 return Verdict.pass();
             }
             return remaining.decrementAndGet() > 0 ? verdict.andKeep() : verdict;
@@ -168,7 +169,7 @@ final class FaultResource {
         Installed entry;
         synchronized (this) {
             Faults.Interception interception = cluster.faults().intercept(api, interceptor);
-            entry = new Installed(nextId++, api, error, ms, broker, count, remaining, interception);
+            entry = new Installed(nextId++, api, error, ms, broker, topic, count, remaining, interception);
             installed.add(entry);
         }
         return result.of(call, "interception", entry.view());

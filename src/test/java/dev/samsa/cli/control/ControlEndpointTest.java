@@ -1,6 +1,7 @@
 package dev.samsa.cli.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.samsa.KafkaCluster;
@@ -169,6 +170,24 @@ class ControlEndpointTest {
         assertThat(expanded.number("event.position")).isGreaterThanOrEqualTo(since);
         assertThat(expanded.get("event.fields.added")).isEqualTo((long) follower);
         assertThat(ok(control.get("/clock")).get("timeMs")).isEqualTo(Instant.parse("2026-01-01T00:00:30.001Z").toEpochMilli());
+    }
+
+    @Test
+    void failNextByTopicFailsOnlyRequestsNamingThatTopic() throws Exception {
+        start(1, "orders", 1, 1);
+        cluster.createTopic("audit", 1, 1);
+        ControlClient.Reply failing = ok(control.post("/faults/fail-next",
+                "{\"api\":\"PRODUCE\",\"error\":\"INVALID_TIMESTAMP\",\"topic\":\"orders\"}"));
+        assertThat(failing.get("interception.topic")).isEqualTo("orders");
+        Map<String, Object> config = cluster.producerConfig();
+        config.put("retries", "0");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+            producer.send(new ProducerRecord<>("audit", 0, "k", "v")).get(30, TimeUnit.SECONDS);
+            assertThat(list(ok(control.get("/faults")).get("interceptions"))).as("audit's produce passed").hasSize(1);
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("orders", 0, "k", "v")).get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.InvalidTimestampException.class);
+        }
+        assertThat(list(ok(control.get("/faults")).get("interceptions"))).isEmpty();
     }
 
     @Test
