@@ -55,7 +55,8 @@ final class ConsumerGroupDescribeHandler implements ApiHandler {
                     .setSubscribedTopicNames(m.subscribedTopicNames()).setSubscribedTopicRegex(m.subscribedTopicRegex())
                     .setAssignment(assignment(m.assignedPartitions(), broker))
                     .setTargetAssignment(assignment(group.targetAssignment(m.memberId()), broker))
-                    .setMemberType((byte) 1));
+                    // KIP-1099: 0 for a member of the classic protocol, 1 for one of the consumer protocol (Admin's upgraded()).
+                    .setMemberType(group.usesClassicProtocol(m.memberId()) ? (byte) 0 : (byte) 1));
         }
         return new ConsumerGroupDescribeResponseData.DescribedGroup().setGroupId(group.groupId()).setGroupState(group.stateName())
                 .setGroupEpoch(group.groupEpoch()).setAssignmentEpoch(group.targetAssignmentEpoch()).setAssignorName(assignor)

@@ -226,6 +226,8 @@ public final class ConsumerGroups {
                     member.assignedPartitions(), member.partitionsPendingRevocation()));
             group.liveness.computeIfAbsent(member.memberId(), m -> MemberLiveness.toldInterval(interval, 0)).silence();
             ctx.scheduler().cancel(revocationKey(group.groupId(), member.memberId()));
+            // Its epoch -2 is not the target's: the group reconciles until the instance comes back, as Kafka reports it.
+            group.updateState();
             return new HeartbeatResult(member.memberId(), HeartbeatRequest.STATIC_LEAVE, interval, null);
         }
         removeMember(group, member.memberId(), "left the group");
