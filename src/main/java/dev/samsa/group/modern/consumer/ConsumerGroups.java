@@ -244,6 +244,10 @@ public final class ConsumerGroups {
         ctx.scheduler().cancel(sessionKey(group.groupId(), memberId));
         ctx.scheduler().cancel(revocationKey(group.groupId(), memberId));
         group.setGroupEpoch(group.groupEpoch() + 1);
+        if (group.members().isEmpty()) {
+            // Nobody is left to assign to: the empty target is at the new epoch, as Kafka 4.4 describes an emptied group.
+            group.setTargetAssignment(group.groupEpoch(), Map.of());
+        }
         timeline.record(new MemberRemoved(group.groupId(), memberId, member.instanceId(), why));
         group.updateState();
     }
