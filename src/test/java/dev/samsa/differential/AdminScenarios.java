@@ -1,10 +1,15 @@
 package dev.samsa.differential;
 
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -19,6 +24,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** The admin APIs: topics, partitions, configs (values and sources), offsets, records, the cluster. */
 final class AdminScenarios {
@@ -121,15 +127,14 @@ final class AdminScenarios {
                     AlterConfigOp.OpType.SET)));
             c.obs().outcome("append", () -> alter(c, resource, new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"),
                     AlterConfigOp.OpType.APPEND)));
-            // Kafka's brokers describe configs from their metadata image, which follows the controller's commit.
-            ScenarioContext.sleep(500);
-            c.obs().put("after-set", entries(describe(c, resource), List.of("retention.ms", "cleanup.policy")));
+            c.obs().put("after-set", entries(describeOnce(c, resource, config -> value(config, "cleanup.policy").contains("compact")),
+                    List.of("retention.ms", "cleanup.policy")));
             c.obs().outcome("delete", () -> alter(c, resource, new AlterConfigOp(new ConfigEntry("retention.ms", ""),
                     AlterConfigOp.OpType.DELETE)));
             c.obs().outcome("subtract", () -> alter(c, resource, new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"),
                     AlterConfigOp.OpType.SUBTRACT)));
-            ScenarioContext.sleep(500);
-            c.obs().put("after-delete", entries(describe(c, resource), List.of("retention.ms", "cleanup.policy")));
+            c.obs().put("after-delete", entries(describeOnce(c, resource, config -> !value(config, "cleanup.policy").contains("compact")),
+                    List.of("retention.ms", "cleanup.policy")));
             c.obs().outcome("bad-value", () -> alter(c, resource, new AlterConfigOp(new ConfigEntry("retention.ms", "soon"),
                     AlterConfigOp.OpType.SET)));
             c.obs().outcome("unknown-name", () -> alter(c, resource, new AlterConfigOp(new ConfigEntry("no.such", "1"),
@@ -144,12 +149,12 @@ final class AdminScenarios {
             ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
             c.obs().outcome("set", () -> alter(c, cluster, new AlterConfigOp(new ConfigEntry("log.cleaner.backoff.ms", "600"),
                     AlterConfigOp.OpType.SET)));
-            ScenarioContext.sleep(500);
-            c.obs().put("after-set", entries(describe(c, broker), List.of("log.cleaner.backoff.ms")));
+            c.obs().put("after-set", entries(describeOnce(c, broker, config -> value(config, "log.cleaner.backoff.ms").equals("600")),
+                    List.of("log.cleaner.backoff.ms")));
             c.obs().outcome("delete", () -> alter(c, cluster, new AlterConfigOp(new ConfigEntry("log.cleaner.backoff.ms", ""),
                     AlterConfigOp.OpType.DELETE)));
-            ScenarioContext.sleep(500);
-            c.obs().put("after-delete", entries(describe(c, broker), List.of("log.cleaner.backoff.ms")));
+            c.obs().put("after-delete", entries(describeOnce(c, broker, config -> !value(config, "log.cleaner.backoff.ms").equals("600")),
+                    List.of("log.cleaner.backoff.ms")));
             c.obs().outcome("read-only", () -> alter(c, broker, new AlterConfigOp(new ConfigEntry("offsets.topic.num.partitions",
                     "7"), AlterConfigOp.OpType.SET)));
         }));
@@ -238,10 +243,17 @@ final class AdminScenarios {
             c.obs().outcome("alter", () -> c.admin().alterClientQuotas(List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration(
                     entity, List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("producer_byte_rate", 1024.0)))))
                     .all().get(30, TimeUnit.SECONDS));
-            ScenarioContext.sleep(300);
-            c.obs().outcome("describe", () -> c.admin().describeClientQuotas(org.apache.kafka.common.quota.ClientQuotaFilter
-                    .contains(List.of(org.apache.kafka.common.quota.ClientQuotaFilterComponent.ofEntity("client-id",
-                            c.name("client"))))).entities().get(30, TimeUnit.SECONDS).values().toString());
+            var filter = org.apache.kafka.common.quota.ClientQuotaFilter.contains(List.of(
+                    org.apache.kafka.common.quota.ClientQuotaFilterComponent.ofEntity("client-id", c.name("client"))));
+            // Kafka's brokers describe quotas from their metadata image, a moment after the controller's commit.
+            try {
+                await().atMost(ScenarioContext.WAIT).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                        .until(() -> !c.admin().describeClientQuotas(filter).entities().get(30, TimeUnit.SECONDS).isEmpty());
+            } catch (ConditionTimeoutException notApplied) {
+                // Compared as it is.
+            }
+            c.obs().outcome("describe", () -> c.admin().describeClientQuotas(filter).entities().get(30, TimeUnit.SECONDS)
+                    .values().toString());
             c.obs().outcome("unknown-key", () -> c.admin().alterClientQuotas(List.of(new org.apache.kafka.common.quota
                     .ClientQuotaAlteration(entity, List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("no_such_rate",
                     1.0))))).all().get(30, TimeUnit.SECONDS));
@@ -295,6 +307,28 @@ final class AdminScenarios {
 
     private static Config describe(ScenarioContext c, ConfigResource resource) throws Exception {
         return c.admin().describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
+    }
+
+    /**
+     * The resource's configs once {@code applied} holds, or as they are after {@link ScenarioContext#WAIT}: Kafka's
+     * brokers describe configs from their metadata image, which follows the controller's commit a moment later.
+     */
+    private static Config describeOnce(ScenarioContext c, ConfigResource resource, Predicate<Config> applied) {
+        AtomicReference<Config> last = new AtomicReference<>();
+        try {
+            await().atMost(ScenarioContext.WAIT).pollInterval(Duration.ofMillis(50)).ignoreExceptions().until(() -> {
+                last.set(describe(c, resource));
+                return applied.test(last.get());
+            });
+        } catch (ConditionTimeoutException notApplied) {
+            // Compared as it is: a target that never applies the change differs here.
+        }
+        return last.get();
+    }
+
+    private static String value(Config config, String key) {
+        ConfigEntry e = config.get(key);
+        return e == null || e.value() == null ? "" : e.value();
     }
 
     /** name=value (source, read-only, sensitive) for each of {@code keys}, "absent" for what is not described. */

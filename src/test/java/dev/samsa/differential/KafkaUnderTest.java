@@ -1,5 +1,7 @@
 package dev.samsa.differential;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -215,35 +217,24 @@ final class KafkaUnderTest implements ClusterUnderTest {
     }
 
     private void awaitBrokers(int count) {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2000);
         try (Admin admin = Admin.create(config)) {
-            while (true) {
-                for (Node node : nodes) {
-                    Process p = processes[nodes.indexOf(node)];
-                    if (down.contains(node.id())) {
-                        continue;
-                    }
-                    if (p == null || !p.isAlive()) {
-                        throw new IllegalStateException("Kafka node " + node.id() + " is not running: " + tail(node.log()));
-                    }
-                }
-                try {
-                    int seen = admin.describeCluster(new DescribeClusterOptions().timeoutMs(2000)).nodes()
-                            .get(3, TimeUnit.SECONDS).size();
-                    if (seen == count) {
-                        return;
-                    }
-                } catch (Exception e) {
-                    // Not up yet.
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("Kafka " + VERSION + " did not show " + count + " brokers within "
-                            + START_TIMEOUT + ": " + tail(nodes.get(0).log()));
-                }
-                sleep(200);
-            }
+            await().atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200))
+                    .alias("Kafka " + VERSION + " shows " + count + " brokers (log: " + nodes.get(0).log() + ")").until(() -> {
+                        for (Node node : nodes) {
+                            Process p = processes[nodes.indexOf(node)];
+                            if (!down.contains(node.id()) && (p == null || !p.isAlive())) {
+                                throw new IllegalStateException("Kafka node " + node.id() + " is not running: " + tail(node.log()));
+                            }
+                        }
+                        try {
+                            return admin.describeCluster(new DescribeClusterOptions().timeoutMs(2000)).nodes()
+                                    .get(3, TimeUnit.SECONDS).size() == count;
+                        } catch (Exception notUpYet) {
+                            return false;
+                        }
+                    });
         }
     }
 
@@ -274,14 +265,6 @@ final class KafkaUnderTest implements ClusterUnderTest {
         }
     }
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
 
     private static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {

@@ -1,5 +1,7 @@
 package dev.samsa.differential;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +14,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * What runs in the background or takes a broker down: retention, compaction, broker restarts, and group timers measured
@@ -36,15 +39,17 @@ final class LogAndTimerScenarios {
             TopicPartition p0 = new TopicPartition(topic, 0);
             // Kafka's LogManager runs its first retention check 30 s after the broker starts (InitialTaskDelayMs),
             // Samsa one interval after: wait for it rather than compare when it first ran.
-            long deadline = System.nanoTime() + 45_000_000_000L;
             // A check may fall between two of the three sends and delete the first alone: wait for all three.
-            while (consumer.beginningOffsets(List.of(p0), ScenarioContext.WAIT).get(p0) < 3 && System.nanoTime() < deadline) {
-                ScenarioContext.sleep(200);
+            try {
+                await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> consumer.beginningOffsets(List.of(p0), ScenarioContext.WAIT).get(p0) >= 3);
+            } catch (ConditionTimeoutException notDeleted) {
+                // Compared as it is.
             }
             c.obs().put("beginning", consumer.beginningOffsets(List.of(p0), ScenarioContext.WAIT).get(p0));
             c.obs().put("end", consumer.endOffsets(List.of(p0), ScenarioContext.WAIT).get(p0));
             p.send(new ProducerRecord<>(topic, 0, "recent", "v")).get(30, TimeUnit.SECONDS);
-            ScenarioContext.sleep(1500);
+            ScenarioContext.letWallTimePass(1500);
             c.obs().put("beginning-after-recent", consumer.beginningOffsets(List.of(p0), ScenarioContext.WAIT).get(p0));
             c.obs().put("records", c.readAll(topic));
         }));
@@ -56,21 +61,20 @@ final class LogAndTimerScenarios {
                 for (int k = 0; k < 3; k++) {
                     p.send(new ProducerRecord<>(topic, 0, "k" + k, "r" + round)).get(30, TimeUnit.SECONDS);
                 }
-                ScenarioContext.sleep(150);
+                ScenarioContext.letWallTimePass(150);
             }
             p.send(new ProducerRecord<>(topic, 0, "k1", null)).get(30, TimeUnit.SECONDS);
-            ScenarioContext.sleep(150);
+            ScenarioContext.letWallTimePass(150);
             // Rolls the segment, so that everything before it can be cleaned.
             p.send(new ProducerRecord<>(topic, 0, "last", "x")).get(30, TimeUnit.SECONDS);
             Object cleaned = c.obs().outcome("cleaned", () -> {
-                long deadline = System.nanoTime() + 30_000_000_000L;
-                while (c.readAll(topic).stream().anyMatch(r -> r.endsWith("=r0"))) {
-                    if (System.nanoTime() > deadline) {
-                        return "not within 30 s";
-                    }
-                    ScenarioContext.sleep(250);
+                try {
+                    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                            .until(() -> c.readAll(topic).stream().noneMatch(r -> r.endsWith("=r0")));
+                    return "yes";
+                } catch (ConditionTimeoutException notCleaned) {
+                    return "not within 30 s";
                 }
-                return "yes";
             });
             Map<String, String> latest = new TreeMap<>();
             for (String r : c.readAll(topic)) {

@@ -25,6 +25,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 
 /**
  * A scenario's view of one target: names unique to the scenario, clients on the target's bootstrap servers (closed when
@@ -205,16 +206,15 @@ final class ScenarioContext implements AutoCloseable {
 
     /** Waits for a condition that takes time on a real broker (metadata propagation), failing after {@link #WAIT}. */
     static void await(String what, BooleanSupplier done) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Timed out waiting for " + what);
-            }
-            sleep(50);
-        }
+        Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).alias(what).until(done::getAsBoolean);
     }
 
-    static void sleep(long ms) {
+    /**
+     * Lets {@code ms} of wall time pass, for the scenarios that compare what a real Kafka's own wall-clock timers do
+     * meanwhile (segment.ms rolls, retention checks): a real Kafka's clock cannot be advanced by hand. Never to wait for
+     * a result: {@link #await} does that.
+     */
+    static void letWallTimePass(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
