@@ -3,7 +3,6 @@ package dev.samsa.bench;
 import dev.samsa.KafkaCluster;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -46,17 +45,10 @@ public final class ConsumeBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        List<String> positional = new ArrayList<>();
-        String bootstrap = null;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--bootstrap")) {
-                bootstrap = args[++i];
-            } else {
-                positional.add(args[i]);
-            }
-        }
-        int runs = positional.size() > 0 ? Integer.parseInt(positional.get(0)) : 5;
-        int records = positional.size() > 1 ? Integer.parseInt(positional.get(1)) : 300_000;
+        NanoSamples.Args parsed = NanoSamples.Args.parse(args);
+        String bootstrap = parsed.bootstrap();
+        int runs = parsed.integer(0, 5);
+        int records = parsed.integer(1, 300_000);
         System.out.printf(Locale.ROOT, "JVM %s, %d CPUs, %d x %d B records, %d runs + 1 warm-up%n", Runtime.version(),
                 Runtime.getRuntime().availableProcessors(), records, RECORD_BYTES, runs);
         if (bootstrap != null) {

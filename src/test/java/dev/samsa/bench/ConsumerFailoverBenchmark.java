@@ -35,16 +35,9 @@ public final class ConsumerFailoverBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        List<String> positional = new ArrayList<>();
-        String bootstrap = null;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--bootstrap")) {
-                bootstrap = args[++i];
-            } else {
-                positional.add(args[i]);
-            }
-        }
-        int runs = positional.isEmpty() ? 3 : Integer.parseInt(positional.get(0));
+        NanoSamples.Args parsed = NanoSamples.Args.parse(args);
+        String bootstrap = parsed.bootstrap();
+        int runs = parsed.integer(0, 3);
         System.out.printf(Locale.ROOT, "JVM %s, %d CPUs, %d runs per target%n", Runtime.version(),
                 Runtime.getRuntime().availableProcessors(), runs);
         try (KafkaCluster cluster = KafkaCluster.builder().start()) {
