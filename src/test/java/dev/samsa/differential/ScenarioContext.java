@@ -209,20 +209,6 @@ final class ScenarioContext implements AutoCloseable {
         Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).alias(what).until(done::getAsBoolean);
     }
 
-    /**
-     * Lets {@code ms} of wall time pass, for the scenarios that compare what a real Kafka's own wall-clock timers do
-     * meanwhile (segment.ms rolls, retention checks): a real Kafka's clock cannot be advanced by hand. Never to wait for
-     * a result: {@link #await} does that.
-     */
-    static void letWallTimePass(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     static long elapsedMs(long startNanos) {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     }
