@@ -208,7 +208,7 @@ final class GroupScenarios {
                 return a.assignment().size();
             });
         }));
-        all.add(Scenario.of("group-consumer-range-remote-assignor", c -> {
+        all.add(Scenario.slow("group-consumer-range-remote-assignor", c -> {
             String topic = c.topic("t", 3);
             String group = c.name("g");
             KafkaConsumer<String, String> a = member(c, "consumer", group, "a", topic, "group.remote.assignor", "range");
@@ -239,7 +239,7 @@ final class GroupScenarios {
                     () -> a.assignment().size() == 2 && b.assignment().size() == 2);
             c.obs().put("described", describe(c, group));
         }));
-        all.add(Scenario.of("group-describe-and-delete-unknown", c -> {
+        all.add(Scenario.slow("group-describe-and-delete-unknown", c -> {
             String group = c.name("nope");
             c.obs().put("described", describe(c, group));
             c.obs().outcome("delete", () -> c.admin().deleteConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS));

@@ -80,7 +80,7 @@ final class ProduceScenarios {
             c.obs().put("timestamp-replaced", r.timestamp() > ts + 30_000);
             c.obs().put("ack-timestamp-is-broker-time", m.timestamp() == r.timestamp());
         }));
-        all.add(Scenario.of("produce-timestamp-too-old", c -> {
+        all.add(Scenario.slow("produce-timestamp-too-old", c -> {
             String topic = c.topic("t", 1, Map.of("message.timestamp.before.max.ms", "3600000"));
             KafkaProducer<String, String> p = c.producer("retries", 0, "enable.idempotence", false);
             long old = System.currentTimeMillis() - 86_400_000L;
