@@ -157,14 +157,16 @@ class OAuthBearerTest {
             // Produce and consume until each connection has re-authenticated once: all of them are open by then.
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
                     roundTrip(producer, consumer, sent) && metric(consumer.metrics(), "successful-reauthentication-total") >= 2);
-            double connections = metric(consumer.metrics(), "connection-creation-total");
+            double closed = metric(consumer.metrics(), "connection-close-total");
             double reauthentications = metric(consumer.metrics(), "successful-reauthentication-total");
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
                     roundTrip(producer, consumer, sent)
                             && metric(consumer.metrics(), "successful-reauthentication-total") >= reauthentications + 3);
             assertThat(metric(consumer.metrics(), "failed-reauthentication-total")).isZero();
-            assertThat(metric(consumer.metrics(), "connection-creation-total"))
-                    .as("the same connections, re-authenticated, not new ones").isEqualTo(connections);
+            // A re-authentication that failed would close its connection: none was. (Counting created connections was
+            // flaky with kafka-clients 4.4, which may open one more to another node meanwhile.)
+            assertThat(metric(consumer.metrics(), "connection-close-total"))
+                    .as("the same connections, re-authenticated, none closed").isEqualTo(closed);
         }
     }
 
